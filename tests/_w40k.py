@@ -58,6 +58,15 @@ def model(name: str, x: float, y: float, ld: int = 8, profile: str = TROOPER) ->
     return {"name": name, "profile": profile.format(ld=ld), "base": 25, "at": [x, y]}
 
 
+#: A Marine of Leadership 8 (``armed``'s default profile).
+MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+
+
+def armed(name: str, x: float, y: float, weapon: str, profile: str = MARINE, ld: int = 8) -> dict[str, Any]:
+    """One 25mm model carrying ``weapon``."""
+    return {**model(name, x, y, ld, profile), "weapons": [weapon]}
+
+
 def squad(uid: str, x: float, y: float, n: int = 3, ld: int = 8, **extra: Any) -> dict[str, Any]:
     """Return a unit of ``n`` troopers in a line along x, 2" apart (centre to centre)."""
     return {"id": uid, "models": [model(f"{uid} {i + 1}", x + 2 * i, y, ld) for i in range(n)], **extra}
@@ -93,6 +102,20 @@ def scenario(ruleset: str, red: list[dict[str, Any]], blue: list[dict[str, Any]]
 def game(data: dict[str, Any], dice: Dice | None = None) -> Game:
     """Load scenario data into a game with seeded dice."""
     return Game(state_from_data(data), dice if dice is not None else SeededDice(7))
+
+
+def hive_tyrant_with(escort: dict[str, Any]) -> Game:
+    """4th edition, red's Shooting phase: a Hive Tyrant (an independent Monstrous Creature, 60mm) at (32, 24) joined to
+    ``escort`` (its models beside him); blue's three Termagants (gants) at (42-46, 14), the enemy closest to dev; red's
+    las (two lascannons at (26, 16), (29, 16)) in front of the escort and dev (two lascannons at (44-46, 6))."""
+    tyrant = {"id": "tyrant", "type": "monstrous_creature", "character": "independent", "joined": escort["id"],
+              "models": [{"name": "Hive Tyrant", "profile": "WS5 BS3 S6 T6 W4 I5 A3 Ld10 Sv3+", "base": 60,
+                          "at": [32, 24]}]}
+    gants = {"id": "gants", "models": [model(f"g{i + 1}", 42 + 2 * i, 14, 5, "WS3 BS3 S3 T3 W1 I4 A1 Ld{ld} Sv6+")
+                                       for i in range(3)]}
+    red = [{"id": "las", "models": [armed(f"L{i + 1}", 26 + 3 * i, 16, "lascannon") for i in range(2)]},
+           {"id": "dev", "models": [armed(f"D{i + 1}", 44 + 2 * i, 6, "lascannon") for i in range(2)]}]
+    return game(scenario("40k4", red, [escort, tyrant, gants], phase="shooting"))
 
 
 def assert_legal(g: Game, action: dict[str, Any], *rules: str) -> None:

@@ -88,7 +88,6 @@ import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -99,23 +98,17 @@ from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
 from _cli import run
-from _w40k import (CHAR_LD, EDITIONS, LEAVE, PSY_SHOOT, PSY_TEST, SAME_TARGET, SEPARATE, assert_illegal, assert_legal,
-                   brute, game, hero, kinds, messages, model, next_turn_to, offered, saved_and_loaded, scenario,
-                   shoot_then_test, squad)
+from _w40k import (CHAR_LD, EDITIONS, LEAVE, PSY_SHOOT, PSY_TEST, SAME_TARGET, SEPARATE, armed,
+                   assert_illegal, assert_legal, brute, game, hero, hive_tyrant_with, kinds, messages, model,
+                   next_turn_to, offered, saved_and_loaded, scenario, shoot_then_test, squad)
 
 D6 = range(1, 7)
 KINDS = {"40k3": "40k3.char.kinds", "40k4": "published.40k4-character-kinds"}
 FLEET = {"40k3": "published.fleet-of-foot", "40k4": "published.fleet"}
-MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
 BOY_4 = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv4+"
 LIB = "WS5 BS5 S4 T4 W1 I5 A3 Ld9 Sv3+"  # a Librarian of one Wound, so that Perils may slay him
 SERVITOR = "WS3 BS3 S3 T3 W1 I- A1 Ld- Sv4+"  # Initiative and Leadership printed '-'
-
-
-def armed(name: str, x: float, y: float, weapon: str, profile: str = MARINE, ld: int = 8) -> dict[str, Any]:
-    """One 25mm model carrying ``weapon``."""
-    return {**model(name, x, y, ld, profile), "weapons": [weapon]}
 
 
 def passed_test(g: Game) -> bool:
@@ -303,14 +296,7 @@ def test_40k4_a_hive_tyrant_among_carnifexes_is_picked_out_once_they_are_shot_aw
     fex = {"id": "fex", "type": "monstrous_creature",
            "models": [{"name": f"Fex{i + 1}", "profile": "WS3 BS2 S9 T6 W1 I1 A3 Ld10 Sv3+", "base": 60,
                        "at": [26 + 3 * i, 24]} for i in range(2)]}
-    tyrant = {"id": "tyrant", "type": "monstrous_creature", "character": "independent", "joined": "fex",
-              "models": [{"name": "Hive Tyrant", "profile": "WS5 BS3 S6 T6 W4 I5 A3 Ld10 Sv3+", "base": 60,
-                          "at": [32, 24]}]}
-    gants = {"id": "gants", "models": [model(f"g{i + 1}", 42 + 2 * i, 14, 5, "WS3 BS3 S3 T3 W1 I4 A1 Ld{ld} Sv6+")
-                                       for i in range(3)]}
-    red = [{"id": "las", "models": [armed(f"L{i + 1}", 26 + 3 * i, 16, "lascannon") for i in range(2)]},
-           {"id": "dev", "models": [armed(f"D{i + 1}", 44 + 2 * i, 6, "lascannon") for i in range(2)]}]
-    g = game(scenario("40k4", red, [fex, tyrant, gants], phase="shooting"))
+    g = hive_tyrant_with(fex)
     pick = {"do": "shoot", "unit": "dev", "target": "tyrant"}
     assert_illegal(g, pick, "40k4.target.monstrous")
     assert ("dev", "tyrant") not in offered(g, "shoot")

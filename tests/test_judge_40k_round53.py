@@ -68,21 +68,15 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import (assert_illegal, assert_legal, brute, game, hero, kinds, model, next_turn_to, offered,
-                   saved_and_loaded, scenario, shoot_then_test)
+from _w40k import (armed, assert_illegal, assert_legal, brute, game, hero, hive_tyrant_with, kinds, model,
+                   next_turn_to, offered, saved_and_loaded, scenario, shoot_then_test)
 
 D6 = range(1, 7)
-MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
 LIB = "WS5 BS5 S4 T4 W1 I5 A3 Ld9 Sv3+"  # one Wound and a 3+ armour save: Perils' wound allows no armour save
 PSY_TEST, PERILS, PSY_SHOOT = ("published.40k4-psychic-test", "published.40k4-perils-of-the-warp",
                                "published.40k4-psychic-shooting")
 SMITE = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}
-
-
-def armed(name: str, x: float, y: float, weapon: str, profile: str = MARINE, ld: int = 8) -> dict[str, Any]:
-    """One 25mm model carrying ``weapon``."""
-    return {**model(name, x, y, ld, profile), "weapons": [weapon]}
 
 
 def binomial_capped(q: Fraction, shots: int, most: int) -> dict[int, Fraction]:
@@ -336,14 +330,7 @@ def test_40k4_a_hive_tyrant_is_picked_out_once_his_tyrant_guard_is_shot_away_tho
     guard = {"id": "guard", "rules": ["tyrant_guard"],
              "models": [{"name": f"Guard{i + 1}", "profile": "WS4 BS0 S5 T6 W1 I2 A2 Ld10 Sv2+", "base": 40,
                          "at": [26 + 3 * i, 24]} for i in range(2)]}
-    tyrant = {"id": "tyrant", "type": "monstrous_creature", "character": "independent", "joined": "guard",
-              "models": [{"name": "Hive Tyrant", "profile": "WS5 BS3 S6 T6 W4 I5 A3 Ld10 Sv3+", "base": 60,
-                          "at": [32, 24]}]}
-    gants = {"id": "gants", "models": [model(f"t{i + 1}", 44 + 2 * i, 14, 5, "WS3 BS3 S3 T3 W1 I4 A1 Ld{ld} Sv6+")
-                                       for i in range(3)]}
-    red = [{"id": "las", "models": [armed(f"L{i + 1}", 26 + 3 * i, 16, "lascannon") for i in range(2)]},
-           {"id": "dev", "models": [armed(f"D{i + 1}", 44 + 2 * i, 6, "lascannon") for i in range(2)]}]
-    g = game(scenario("40k4", red, [guard, tyrant, gants], phase="shooting"))
+    g = hive_tyrant_with(guard)  # the Termagants at (42-46, 14): still the enemy closest to dev
     pick = {"do": "shoot", "unit": "dev", "target": "tyrant"}
     assert_illegal(g, pick, "40k4.target.monstrous")
     assert ("dev", "tyrant") not in offered(g, "shoot")
