@@ -1270,6 +1270,15 @@ def _cross(o: Point, a: Point, b: Point) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
+def segment_distance(a: Point, b: Point, p: Point, q: Point) -> float:
+    """Measure between the segments a-b and p-q: 0 when they cross, else the nearest of an end to the other segment."""
+    d1, d2, d3, d4 = _cross(p, q, a), _cross(p, q, b), _cross(a, b, p), _cross(a, b, q)
+    if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
+        return 0.0
+    return min(_segment_point_distance(p, q, a), _segment_point_distance(p, q, b),
+               _segment_point_distance(a, b, p), _segment_point_distance(a, b, q))
+
+
 def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point], within: float = -math.inf) -> float:
     """Measure from the segment a-b to a convex polygon (corners counter-clockwise); 0 when they meet.
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..catalogue import implements
 from ..charging import CHARGE_RULE
-from ..geometry import EPSILON, Placed, Point
+from ..geometry import EPSILON, Placed, Point, segment_distance
 from ..state import GameState
 from ..swept_contact import NEVER, group_first_contact
 from ..units import Unit
@@ -79,25 +79,6 @@ def _wheels(named: float | None) -> Iterator[float]:
         yield float(-k)
 
 
-def _segment_gap(a: tuple[Point, Point], b: tuple[Point, Point]) -> float:
-    """Return how far apart two segments lie (0 when they cross)."""
-    (p, q), (r, s) = a, b
-
-    def cross(o: Point, u: Point, v: Point) -> float:
-        return (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
-
-    if cross(p, q, r) * cross(p, q, s) < 0 and cross(r, s, p) * cross(r, s, q) < 0:
-        return 0.0
-
-    def to_segment(x: Point, u: Point, v: Point) -> float:
-        ex, ey = v[0] - u[0], v[1] - u[1]
-        length2 = ex * ex + ey * ey
-        k = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x[0] - u[0]) * ex + (x[1] - u[1]) * ey) / length2))
-        return math.hypot(x[0] - u[0] - k * ex, x[1] - u[1] - k * ey)
-
-    return min(to_segment(p, r, s), to_segment(q, r, s), to_segment(r, p, q), to_segment(s, p, q))
-
-
 def facing_side(target: Unit, facing: str) -> tuple[Point, Point] | None:
     """Return the edge of the charged unit's outline that is its ``facing`` Facing (None: it has no formation)."""
     f = formation_of(target)
@@ -153,7 +134,7 @@ def forward_charge(state: GameState, unit: Unit, target: Unit, named: float | No
             continue
         if side is not None:
             front = tuple((c[0] + ahead * way[0], c[1] + ahead * way[1]) for c in f.front_corners())
-            if _segment_gap((front[0], front[1]), side) > ON_FACING:
+            if segment_distance(front[0], front[1], *side) > ON_FACING:
                 missed = missed or f"touches it off its {facing} Facing, the Target Facing"
                 continue
         if arc + ahead > reach + EPSILON:
