@@ -214,7 +214,11 @@ def harm_said(harms: Sequence[Harm]) -> str:
 
 def members(state: GameState, unit_id: str) -> list[Unit]:
     """Return what is now a combined unit (its last survivor once the rank and file are gone) and its characters."""
-    host = current(state, host_of(state, state.unit(unit_id)).id)
+    host = state.unit(unit_id)
+    if host.joined:
+        host = state.unit(host.joined)
+    if not host.alive:  # its last survivor, if one stands (``current``)
+        host = current(state, host.id)
     return [host, *state.joined_to(host.id)]
 
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..catalogue import implements
@@ -332,6 +333,12 @@ def _touching(a: Sequence[Unit], b: Sequence[Unit]) -> bool:
     return any(in_base_contact(m.placed, n.placed) for u in a for m in u.models for v in b for n in v.models)
 
 
+def _model_touching(model: Model, units: Sequence[Unit]) -> bool:
+    """Say whether one model is in base contact with a model of the units (what ``_touching`` says of it alone)."""
+    placed = model.placed
+    return any(in_base_contact(placed, n.placed) for v in units for n in v.models)
+
+
 @implements(PURSUIT)
 def _overruns_not_made(state: GameState, live: Sequence[str], pursuit: Mapping[str, PursuitChoice] | None,
                        free: Sequence[str] = ()) -> str:
@@ -354,7 +361,17 @@ def _overruns_not_made(state: GameState, live: Sequence[str], pursuit: Mapping[s
 
 
 def engaged_with(state: GameState, unit_id: str) -> list[str]:
-    """Return the ids of the enemy combined units in base contact with a combined unit."""
+    """Return the ids of the enemy combined units in base contact with a combined unit.
+
+    Kept on the state by the unit asked (``HashOnce.remember``): a fight asks it of one state for its ruling, its
+    combat, its Duels and its combat result."""
+    return list(state.remember((_ENGAGED, unit_id), partial(_engaged_with, state, unit_id)))
+
+
+_ENGAGED = "t9a engaged with"
+
+
+def _engaged_with(state: GameState, unit_id: str) -> tuple[str, ...]:
     mine = members(state, unit_id)
     side = mine[0].side
     seen: list[str] = []
@@ -362,7 +379,7 @@ def engaged_with(state: GameState, unit_id: str) -> list[str]:
         group = members(state, e.id)
         if group[0].id not in seen and _touching(mine, group):
             seen.append(group[0].id)
-    return seen
+    return tuple(seen)
 
 
 @implements(RESOLUTION)
@@ -906,7 +923,7 @@ class MeleePhase(Ruleset):
                 if u.has(Status.DUEL_REFUSED):
                     continue  # a character shamed by a refused Duel does not attack (published.t9a-duel)
                 for m in u.models:
-                    touched = [f for f in foes if _touching([_only(u, m)], members(state, f))]
+                    touched = [f for f in foes if _model_touching(m, members(state, f))]
                     if touched:
                         in_contact = True
                     w = arms.get((u.id, m.name))
@@ -942,7 +959,7 @@ class MeleePhase(Ruleset):
                         if m.profile.i == step and m.profile.a > 0 and m.name in host.formation.order \
                                 and host.formation.rank_of(m.name) in ranks and foes \
                                 and champions.get(u.id) != m.name \
-                                and (u is host or not any(_touching([_only(u, m)], members(state, f))
+                                and (u is host or not any(_model_touching(m, members(state, f))
                                                           for f in foes)):
                             aim = at if side == state.active else reactive_at
                             # aimed as if from the first rank, in its file
@@ -977,7 +994,7 @@ class MeleePhase(Ruleset):
         """
         group = [u for u in members(state, foe) if u.id not in apart]
         if at is not None and at not in apart and any(c.id == at for c in group) \
-                and _touching([_only(unit, model)], [state.unit(at)]):
+                and _model_touching(model, [state.unit(at)]):
             return at
         if not group:
             return None
@@ -1530,8 +1547,6 @@ def _own_rolls(dice: Dice, start: int, skipped: Sequence[tuple[int, int]]) -> tu
     return (*kept, *rolls[at - start:])
 
 
-def _only(unit: Unit, model: Model) -> Unit:
-    return replace(unit, models=(model,))
 
 
 @implements(TO_HIT, "t9a.join.part-of-unit")
