@@ -1,0 +1,70 @@
+"""A judge's cases for 40k 3rd and 4th edition, round 54 (in progress)."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+
+from _w40k import (EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, model, saved_and_loaded,
+                   scenario, squad)
+
+D6 = range(1, 7)
+#: A minefield whose near edge lies 4.5" ahead of the squad's models (y 20): a 6" move enters it after 4.5".
+MINE = [{"id": "mine", "kind": "dangerous", "polygon": [[10, 24.5], [34, 24.5], [34, 30], [10, 30]]}]
+
+
+def highest_of_two_at_least(n: int) -> Fraction:
+    """The chance that the higher of 2D6 is ``n`` or more, counted over the dice."""
+    return Fraction(sum(1 for a, b in itertools.product(D6, D6) if max(a, b) >= n), 36)
+
+
+# == 1. both editions: a squad and its Captain cut short by difficult terrain before a minefield take no test ========
+
+def squad_and_captain_before_mine(ruleset: str) -> Game:
+    """Red's Movement phase: one Marine (W1) with his Captain (W2) joined, 4.5" short of a minefield."""
+    tac = {"id": "tac", "models": [model("M1", 20, 20, 7)]}
+    cap = hero("cap", 22, 20, 10, joined="tac")
+    return game(scenario(ruleset, [tac, cap], terrain=MINE))
+
+
+MOVE_IN = {"do": "move", "unit": "tac", "to": [[20, 26], [22, 26]]}
+
+
+@EDITIONS
+@pytest.mark.xfail(strict=True, reason="movement.cut_short keeps each move's planned dangerous flag: a model its "
+                   "difficult terrain roll stops before the minefield still takes a Dangerous Terrain test")
+@pytest.mark.rule("published.dangerous-terrain", "published.difficult-terrain", "40k3.ic.move-through-cover",
+                  "40k3.ic.no-last-man", "40k4.char.no-last-man")
+def test_a_squad_and_its_captain_cut_short_before_a_minefield_take_no_test(ruleset: str) -> None:
+    """The squad and its Captain move 6" towards the minefield; the path crosses difficult terrain, so they roll 2D6
+    and move the higher (the Marine has no re-roll, so the unit has none: 40k3.ic.no-unit-abilities' decision).
+    Dangerous terrain tests "every model that moves into or through it" (published.dangerous-terrain): a roll of 4
+    or less stops them before its edge (4.5" ahead), and no one tests. A roll of 5 or 6 takes both in: each tests, a
+    1 a wound with no armour save - the Marine slain (the Captain left alone takes no Last Man Standing, either
+    edition), the Captain wounded; in 3rd edition he re-rolls his failed test (40k3.ic.move-through-cover: any dice
+    rolled moving through difficult terrain), in 4th he does not (a character's Move Through Cover is no re-roll of a
+    Dangerous Terrain test on foot). Counted here and compared with brute force; then a roll of 4 + 3 played: the
+    unit stops 4" on, no test taken, no one hurt, and so after a save and load."""
+    g = squad_and_captain_before_mine(ruleset)
+    enter = highest_of_two_at_least(5)
+    cap_fails = Fraction(1, 36) if ruleset == "40k3" else Fraction(1, 6)
+    expected: dict[tuple[int, int], Fraction] = {}
+    for marine_slain, p_m in ((True, Fraction(1, 6)), (False, Fraction(5, 6))):
+        for cap_hurt, p_c in ((True, cap_fails), (False, 1 - cap_fails)):
+            key = (0 if marine_slain else 1, 1 if cap_hurt else 0)
+            expected[key] = expected.get(key, Fraction(0)) + enter * p_m * p_c
+    expected[(1, 0)] += 1 - enter
+    read = (lambda p: (len(p.state.unit("tac").models), p.state.unit("cap").models[0].wounds_taken))
+    assert brute(g.state, MOVE_IN, read) == expected
+    events = g.apply(MOVE_IN, dice=ScriptedDice([4, 3]))
+    assert not kinds(events, "dangerous_terrain")
+    for h in (g, saved_and_loaded(g)):
+        assert [m.at for m in h.state.unit("tac").models] == [(20.0, 24.0)]
+        assert h.state.unit("cap").models[0].at == (22.0, 24.0)
+        assert h.state.unit("cap").models[0].wounds_taken == 0 and h.state.unit("cap").joined == "tac"
