@@ -102,3 +102,45 @@ def test_40k3_a_captain_whose_join_stops_short_of_a_mine_strip_takes_no_test() -
     for h in (g, saved_and_loaded(g)):
         assert h.state.unit("cap").models[0].at == (22.0, 24.0) and h.state.unit("cap").joined is None
         assert h.state.unit("cap").models[0].wounds_taken == 0
+
+
+# == 3. both editions: a Fleet squad whose run its D6 cuts short before a minefield; its Captain's leave alike ======
+
+FLEET = {"40k3": "published.fleet-of-foot", "40k4": "published.fleet"}
+
+
+@EDITIONS
+@pytest.mark.rule("published.fleet-of-foot", "published.fleet", "published.dangerous-terrain", "40k3.ic.leave",
+                  "40k4.ic.leave")
+def test_a_fleet_squad_whose_run_stops_short_of_a_minefield_takes_no_test(ruleset: str) -> None:
+    """Two Fleet Marines run towards the minefield 4.5" ahead, sent 6": a run is D6" (the edition's Fleet rule),
+    so a 1 to 4 stops them before its edge and only a 5 or 6 takes them in, each then testing (a 1 slays a Marine;
+    the last one left, 3rd edition, takes Last Man Standing: 1/36 both slain, not counted apart). Counted here:
+    the chance that any Marine is slain is 2/6 x 11/36. Played: a run of 3 leaves both standing and untested. In the
+    Movement phase before, a Captain leaving them through the minefield's corner is cut short alike: a leave is a
+    move of his own (40k3.ic.leave, 40k4.ic.leave) and the higher of his dice (3rd edition re-rolled, his own
+    40k3.ic.move-through-cover; 4th edition 3D6, by the Move Through Cover every character has,
+    40k4.char.move-through-cover) stopping him before the edge, he tests for nothing he did not
+    enter, and stays part of the squad (his base still within 2")."""
+    tac = {"id": "tac", "rules": ["fleet"], "models": [model("M1", 20, 20, 8), model("M2", 22, 20, 8)]}
+    g = game(scenario(ruleset, [tac], phase="shooting", terrain=MINE))
+    run = {"do": "run", "unit": "tac", "to": [[20, 26], [22, 26]]}
+    assert_legal(g, run, FLEET[ruleset])
+    read = (lambda p: len(p.state.unit("tac").models) < 2)
+    assert brute(g.state, run, read) == {True: Fraction(2, 6) * Fraction(11, 36),
+                                         False: 1 - Fraction(2, 6) * Fraction(11, 36)}
+    events = g.apply(run, dice=ScriptedDice([3]))
+    assert not kinds(events, "dangerous_terrain") and len(g.state.unit("tac").models) == 2
+    assert [m.at for m in g.state.unit("tac").models] == [(20.0, 23.0), (22.0, 23.0)]
+    cap = hero("cap", 24, 20, 10, joined="tac")
+    h = game(scenario(ruleset, [tac, cap], terrain=MINE))
+    leave = {"do": "leave", "character": "cap", "to": [24, 26]}
+    assert_legal(h, leave, LEAVE_RULE[ruleset])
+    events = h.apply(leave, dice=ScriptedDice([1, 1, 1, 1] if ruleset == "40k3" else [1, 1, 1]))
+    assert not kinds(events, "dangerous_terrain")
+    assert h.state.unit("cap").models[0].at == (24.0, 21.0) and h.state.unit("cap").joined == "tac"
+    assert h.state.unit("cap").models[0].wounds_taken == 0
+    assert any("stays part of tac" in e.message for e in kinds(events, "leave"))
+
+
+LEAVE_RULE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
