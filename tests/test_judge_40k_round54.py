@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
+from herohammer.scenario import state_to_data
 
+from _cli import run
 from _w40k import (EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, model, saved_and_loaded,
                    scenario, squad)
 
@@ -144,3 +148,129 @@ def test_a_fleet_squad_whose_run_stops_short_of_a_minefield_takes_no_test(rulese
 
 
 LEAVE_RULE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
+
+
+# == 4. both editions: a joined Captain slain by the one shot that reaches him; the Marine left is the last man =====
+
+CAP_W1 = "WS5 BS5 S4 T4 W1 I5 A3 Ld{ld} Sv3+"
+LD7_FAILS = Fraction(15, 36)  # 2D6 over 7
+
+
+def captain_only_in_reach(ruleset: str) -> Game:
+    """Red's Shooting phase: a plasma pistol (12", S7 AP2) 11" from blue's Captain (W1, Ld 10), joined to one Marine
+    (Ld 7) who stands 2.5" behind him, beyond the pistol's range: only the Captain can take its wound."""
+    tac = {"id": "tac", "models": [model("M1", 20, 40.5, 7)]}
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "models": [model("Cap", 20, 38, 10, CAP_W1)]}
+    pp = {"id": "pp", "models": [{**model("P1", 20, 27), "weapons": ["plasma pistol"]}]}
+    return game(scenario(ruleset, [pp], [tac, cap], phase="shooting"))
+
+
+SHOOT_TAC = {"do": "shoot", "unit": "pp", "target": "tac"}
+
+
+@EDITIONS
+@pytest.mark.rule("published.last-man-standing", "published.morale-casualties", "40k3.char.leadership",
+                  "40k4.char.leadership", "published.wound-allocation")
+def test_a_marine_left_of_a_squad_whose_captain_was_shot_is_its_last_man(ruleset: str) -> None:
+    """The pistol hits on 3+ (BS4) and wounds on 2+ (S7 against T4); his 3+ is no save against AP2: the Captain is
+    slain with 5/9. The Marine is left: one of two models lost, the unit down to one model who is no character.
+    3rd edition: he takes Last Man Standing and then, passing, the Morale check for the casualties, both on his own
+    Ld 7 (the Captain who lent his Ld 10 is gone, 40k3.char.leadership); falling back with
+    5/9 x (15/36 + 21/36 x 15/36), brute force. 4th edition: no Last Man Standing (told so), and the check at the
+    end of the phase on Ld 7: 5/9 x 15/36. Neither cites the character's Leadership clause, after a save and load
+    in the middle (4th edition: between the shot and the phase's end) too."""
+    g = captain_only_in_reach(ruleset)
+    slain = Fraction(5, 9)
+    if ruleset == "40k3":
+        read = (lambda p: (p.state.unit("cap").alive, "falling_back" in {s.value for s in p.state.unit("tac").status}))
+        fails = LD7_FAILS + (1 - LD7_FAILS) * LD7_FAILS
+        assert brute(g.state, SHOOT_TAC, read) == {(False, True): slain * fails, (False, False): slain * (1 - fails),
+                                                   (True, False): 1 - slain}
+        events = g.apply(SHOOT_TAC, dice=ScriptedDice([6, 6, 1, 2, 3, 3]))
+    else:
+        read = (lambda p: p.state.unit("cap").alive)
+        assert brute(g.state, SHOOT_TAC, read) == {False: slain, True: 1 - slain}
+        events = g.apply(SHOOT_TAC, dice=ScriptedDice([6, 6]))
+        g = saved_and_loaded(g)
+        read = (lambda p: "falling_back" in {s.value for s in p.state.unit("tac").status})
+        assert brute(g.state, {"do": "end_phase"}, read) == {True: LD7_FAILS, False: 1 - LD7_FAILS}
+        events += g.apply({"do": "end_phase"}, dice=ScriptedDice([3, 3]))
+    assert not g.state.unit("cap").alive and [m.name for m in g.state.unit("tac").models] == ["M1"]
+    morale = kinds(events, "morale")
+    last = [e for e in kinds(events, "morale") + kinds(events, "last_man") if "one model" in e.message]
+    assert len(last) == 1 and "published.last-man-standing" in last[0].rules
+    if ruleset == "40k3":
+        assert "Last Man Standing check on Ld 7 (M1)" in last[0].message and "passes" in last[0].message
+    else:
+        assert "no Last Man Standing test" in last[0].message
+    [check] = [e for e in morale if "lost 1 of 2" in e.message]
+    assert "Ld 7 (M1)" in check.message and "passes" in check.message
+    for e in morale:
+        assert not {"40k3.char.leadership", "40k4.char.leadership"} & set(e.rules), e
+    h = saved_and_loaded(g)
+    assert h.ruleset.leadership_of(h.state, "tac").value == 7
+
+
+# == 5. both editions: the unmodified value and named tests of a squad with a Captain of lower Leadership ===========
+
+def passed(g: Game) -> bool:
+    """Whether the test just taken passed (its rolled event's outcome; what a failure does follows it)."""
+    return [dict(e.data)["outcome"] for e in kinds(list(g.log), "test") if e.data][-1] == "passed"
+
+
+def ld_at_most(n: int) -> Fraction:
+    """The chance that 2D6 is ``n`` or less, counted over the dice."""
+    return Fraction(sum(1 for a, b in itertools.product(D6, D6) if a + b <= n), 36)
+
+
+@EDITIONS
+@pytest.mark.rule("core.value.unmodified", "core.test.leadership-kinds", "core.test.leadership", "core.value.used",
+                  "40k3.char.leadership", "core.test.leadership-choice", "published.insane-heroism", "40k3.ic.leave",
+                  "40k4.ic.leave")
+def test_the_unmodified_leadership_of_a_squad_with_a_lower_captain_before_and_after_he_leaves(
+        ruleset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two Marines (Ld 9) with a Captain of Ld 7 joined, red's Movement phase. A Terror test of the unmodified value
+    (core.value.unmodified: no modifier; a modifier given with it refused, citing it) is a Leadership test
+    (core.test.leadership-kinds) on the value each edition gives: 3rd edition his 7, lower or not
+    (40k3.char.leadership; the Marines' 9 refused), passing with 21/36; 4th edition the unit's 9 (his is not
+    superior; the player may pick his 7 as well, core.test.leadership-choice), 30/36 - brute force, and `herohammer
+    odds action` says the same with the clauses. A Morale test and a Terror test, each at -7 (core.value.used): 3rd
+    edition on 0 - the Terror test always fails, the Morale check passes on a double 1 only (1/36, Insane Heroism,
+    the named test's own rule); 4th edition on 2, each passing on a double 1 as any Leadership test at 2 does.
+    He leaves: the squad's unmodified test is on its own 9 and his own on his 7, in both editions, and so after a
+    save and load; undone, joined again, the same as before."""
+    tac = squad("tac", 20, 20, 2, 9)
+    cap = hero("cap", 24, 20, 7, joined="tac")
+    g = game(scenario(ruleset, [tac, cap]))
+    terror = {"do": "test", "unit": "tac", "characteristic": "Ld", "kind": "Terror", "unmodified": True}
+    value, cited = (7, "40k3.char.leadership") if ruleset == "40k3" else (9, "core.test.leadership-choice")
+    ruling = g.check(terror)
+    assert ruling.legal and f"Terror test on Ld {value}" in ruling.reason and "unmodified" in ruling.reason
+    assert {"core.value.unmodified", "core.test.leadership-kinds", cited} <= set(ruling.rules), ruling
+    assert brute(g.state, terror, passed) == {True: ld_at_most(value), False: 1 - ld_at_most(value)}
+    assert_illegal(g, {**terror, "modifiers": [{"kind": "add", "value": -1}]}, "core.value.unmodified")
+    if ruleset == "40k3":
+        assert_illegal(g, {**terror, "leadership": 9}, "40k3.char.leadership")
+    else:
+        assert_legal(g, {**terror, "leadership": 7}, "core.test.leadership-choice", "core.value.unmodified")
+    path = tmp_path / "tac.json"
+    path.write_text(json.dumps(state_to_data(g.state)))
+    code, out, err = run(["odds", "action", str(path), "--action", json.dumps(terror), "--json"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and {"core.value.unmodified", "core.test.leadership-kinds", cited} <= set(doc["rules"]), out
+    assert Fraction(doc["result"]["rows"]["test.outcome: passed"]) == ld_at_most(value), out
+    minus = [{"kind": "add", "value": -7, "source": "a -7"}]
+    for kind, heroic in (("Morale", Fraction(1, 36)), ("Terror", Fraction(0))):
+        test = {"do": "test", "unit": "tac", "characteristic": "Ld", "kind": kind, "modifiers": minus}
+        odds = brute(g.state, test, passed)
+        assert odds.get(True, Fraction(0)) == (heroic if ruleset == "40k3" else Fraction(1, 36)), (kind, odds)
+    before = g.state
+    g.apply({"do": "leave", "character": "cap", "to": [27, 20]})
+    for h in (g, saved_and_loaded(g)):
+        for unit, ld in (("tac", 9), ("cap", 7)):
+            mine = {**terror, "unit": unit}
+            assert f"Terror test on Ld {ld}" in h.check(mine).reason
+            assert brute(h.state, mine, passed) == {True: ld_at_most(ld), False: 1 - ld_at_most(ld)}
+        assert not {"40k3.char.leadership", "40k4.char.leadership"} & set(h.check(terror).rules)
+    g.undo()
+    assert g.state == before and f"Terror test on Ld {value}" in g.check(terror).reason
