@@ -330,3 +330,38 @@ def test_a_fist_captain_splits_between_a_nob_he_slays_outright_and_a_boy(ruleset
         assert [m.name for m in h.state.unit("boyz").models] == ["Boy2"]
     g.undo()
     assert g.state == declared and g.state.allocations == (("cap", (("Nob", 2), ("Boy1", 1))),)
+
+
+# == 7. both editions: a Captain who leaves one squad and joins another in one move is told he leaves ==============
+
+@EDITIONS
+@pytest.mark.xfail(strict=True, reason="rule_join and resolve_join say only that the Captain joins oth: that the same "
+                   "move takes him out of tac (the edition's leave clause) is neither said nor cited")
+@pytest.mark.rule("40k3.ic.leave", "40k4.ic.leave", "40k3.ic.join", "40k4.ic.join", "40k3.char.leadership",
+                  "40k4.char.leadership")
+def test_a_captain_who_joins_another_squad_is_told_he_leaves_his_own(ruleset: str) -> None:
+    """Red's Movement phase: the Captain (Ld 10), joined to tac (Ld 8), moves 4" to join oth, ending 5" from tac's
+    nearest model. One move both leaves tac - more than 2" from its nearest model (40k3.ic.leave; 4th edition, out
+    of coherency, 40k4.ic.leave) - and joins oth (the decision of both leave clauses: one move, allowed). The ruling
+    and the event say that he leaves tac, citing the edition's leave clause beside its join clause; tac then tests
+    on its own Ld 8 and oth on his 10 (each edition's character clause). Saved and loaded, the same; undone, he is
+    tac's again and tac tests on his 10."""
+    tac = squad("tac", 20, 20, 2, 8)
+    cap = hero("cap", 24, 20, 10, joined="tac")
+    oth = squad("oth", 30, 20, 2, 8)
+    g = game(scenario(ruleset, [tac, cap, oth]))
+    before = g.state
+    join = {"do": "join", "character": "cap", "unit": "oth", "to": [28, 20]}
+    leave, joins = LEAVE_RULE[ruleset], f"{ruleset}.ic.join"
+    ruling = g.check(join)
+    assert ruling.legal and {leave, joins} <= set(ruling.rules), ruling
+    assert "leaves tac" in ruling.reason, ruling
+    events = g.apply(join)
+    [said] = kinds(events, "join")
+    assert "leaves tac" in said.message and "joins oth" in said.message and leave in said.rules, said
+    for h in (g, saved_and_loaded(g)):
+        assert h.state.unit("cap").joined == "oth"
+        assert h.ruleset.leadership_of(h.state, "tac").value == 8
+        assert h.ruleset.leadership_of(h.state, "oth").value == 10
+    g.undo()
+    assert g.state == before and g.ruleset.leadership_of(g.state, "tac").value == 10
