@@ -363,3 +363,52 @@ def test_a_captain_who_joins_another_squad_is_told_he_leaves_his_own(ruleset: st
         assert h.ruleset.leadership_of(h.state, "oth").value == 10
     g.undo()
     assert g.state == before and g.ruleset.leadership_of(g.state, "tac").value == 10
+
+
+# == 8. both editions: the Captain counts among the models lost from and the models of the squad he joined ========
+
+@EDITIONS
+@pytest.mark.parametrize("marines", [3, 4])
+@pytest.mark.rule("published.morale-casualties", "40k3.char.leadership", "40k4.char.leadership",
+                  "core.test.leadership-choice", "published.wound-allocation")
+def test_one_marine_shot_of_a_squad_with_its_captain_is_a_quarter_only_of_four(ruleset: str, marines: int) -> None:
+    """A lascannon (BS4: 3+; S9 against T4: 2+; no save against AP2) slays one Marine of the squad with 5/9 - the
+    troopers take the wounds before a joined character (published.wound-allocation's decision). The Captain (Ld 7)
+    is one of the squad's models: of three Marines and him, one lost is 25%, a Morale check - 3rd edition at once
+    on his Ld 7 even though lower (40k3.char.leadership), falling back with 5/9 x 15/36; 4th edition at the phase's
+    end on the Marines' Ld 9 (his is not superior, 40k4.char.leadership), 5/9 x 6/36 - brute force; of four and
+    him, one lost is 20%: no check, whatever the dice. After a save and load between the shot and the phase's end,
+    the same."""
+    tac = squad("tac", 20, 40, marines, 9)
+    cap = {"id": "cap", "character": "independent", "joined": "tac",
+           "models": [model("Cap", 20 + 2 * marines, 40, 7, CAP_W1)]}
+    las = {"id": "las", "models": [{**model("L1", 24, 20), "weapons": ["lascannon"]}]}
+    g = game(scenario(ruleset, [las], [tac, cap], phase="shooting"))
+    shot = {"do": "shoot", "unit": "las", "target": "tac"}
+    falls = (lambda p: "falling_back" in {s.value for s in p.state.unit("tac").status})
+    fails = (LD7_FAILS if ruleset == "40k3" else Fraction(6, 36)) if marines == 3 else Fraction(0)
+    slain = Fraction(5, 9)
+    if ruleset == "40k3":
+        odds = brute(g.state, shot, falls)
+    else:
+        odds = {}
+        for hit, p in brute(g.state, shot, lambda q: len(q.state.unit("tac").models)).items():
+            after = Game(g.state, ScriptedDice([]))
+            after.apply(shot, dice=ScriptedDice([6, 6] if hit < marines else [1]))
+            loaded = saved_and_loaded(after)
+            for fell, q in brute(loaded.state, {"do": "end_phase"}, falls).items():
+                odds[fell] = odds.get(fell, Fraction(0)) + p * q
+    assert {k: v for k, v in odds.items() if v} == {k: v for k, v in {True: slain * fails,
+                                                                      False: 1 - slain * fails}.items() if v}
+    events = g.apply(shot, dice=ScriptedDice([6, 6, 3, 3]))
+    if ruleset == "40k4":
+        events += g.apply({"do": "end_phase"}, dice=ScriptedDice([3, 3]))
+    checks = [e for e in kinds(events, "morale") if "lost 1 of" in e.message]
+    if marines == 3:
+        [check] = checks
+        assert f"lost 1 of {marines + 1}" in check.message
+        assert ("Ld 7 (Cap)" if ruleset == "40k3" else "Ld 9") in check.message, check
+        assert (("40k3.char.leadership" in check.rules) if ruleset == "40k3"
+                else ("core.test.leadership-choice" in check.rules)), check
+    else:
+        assert not checks and not kinds(events, "morale"), events
