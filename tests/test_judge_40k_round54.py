@@ -1,4 +1,86 @@
-"""A judge's cases for 40k 3rd and 4th edition, round 54 (in progress)."""
+"""A judge's cases for 40k 3rd and 4th edition, round 54: the character clauses earlier rounds counted least (a
+count of each 40k id in tests/test_judge_40k*.py: core.value.unmodified had none, core.test.leadership-kinds three,
+core.zero.s/core.zero.a/core.test.highest-value/core.value.used seven or fewer, 40k3.char.allocation-b2b-only
+fourteen), as sequences in which the state changes around a character - a squad and its Captain cut short by
+difficult terrain before a minefield, a lone Captain whose join and a joined one whose leave stop short, a Fleet run
+cut short, a Captain slain by the one shot that reaches him, a squad's unmodified and named tests before and after
+its lower Captain leaves, a power fist Captain's split between a Nob he slays outright and a Boy, a Captain who
+leaves one squad and joins another in one move, and a Marine shot out of a squad with its Captain.
+
+Expected results are derived from the texts (seeds 000, 001 and 004, the catalogue and the decisions of
+rules.yaml), not read off the engine; the fractions are counted over the dice in the tests and checked against
+brute-force enumeration (every die a branch), and once against `herohammer odds action`.
+
+Found wrong (each first written as an xfail(strict=True) test):
+- both editions (published.dangerous-terrain; met through 40k3.ic.move-through-cover, 40k3.ic.join, 40k3.ic.leave,
+  40k4.ic.leave and the Fleet rules; commit 235116e): a squad and its Captain sent 6" towards a minefield 4.5"
+  ahead that rolled a 4 for difficult terrain stopped 4" on, before its edge - and still took the Dangerous Terrain
+  tests, the Marine slain on a 1, the Captain wounded: ``movement.cut_short`` kept each move's planned "dangerous"
+  flag after cutting it to the dice. Alike a lone Captain's join stopped short of a mine strip, a Captain's leave,
+  and a Fleet run of 1 to 4 (the chance of a casualty was the test's own, not 2/6 of it). The published rule tests
+  "every model that moves into or through it". The assault (``_assault_terrain``) and the fall back already
+  measured the path moved.
+- both editions (40k3.ic.leave, 40k4.ic.leave; commit ca7cc2a): a Captain joined to tac who joined oth in one move,
+  ending 5" from tac, was told "cap may join oth ..." and "cap joins oth", citing the join clauses alone: that the
+  same move took him out of tac - and, 3rd edition, his Leadership from it - was neither said nor cited (the leave
+  clauses' decision allows the one move; the refusal of such a join ending within 2" of tac already cited them).
+
+Fixed (judge round 54), the xfail marks removed:
+- ``movement.cut_short`` (commit 38f46c4) gives a move its dice cut short the dangerous flag of the path it now
+  takes (``_entered_as_cut``: asked only of a move planned through dangerous terrain whose end moved), so the tests
+  follow the path moved; shared by a move, a join and a leave (``_roll_difficult``) and a run. Judge round 18's
+  swamp odds amended (commit 02bbcfa): a higher die of 1 stops both Marines 0.5" short of the swamp (each figure
+  x 35/36; before, every branch tested).
+- ``Warhammer40k3.rule_join``/``resolve_join`` (commit b913264) say the leave with the join when the character was
+  part of another living unit (``_leaving``, ``_joins_from``): "cap may leave tac and join oth in one move: it ends
+  5.02" from the nearest model of tac, more than 2", ..." and "cap leaves tac (ending 5.02" from its nearest model,
+  more than 2") and joins oth", citing the edition's leave clause beside its join clauses. The plain join of a
+  lone character keeps its fast path and words.
+
+Decisions: published.dangerous-terrain (amended: a model tests for the path it moved; commit e0d06cb corrects my
+first wording, which named consolidation - it takes no test at all, see below); 40k3.ic.leave and 40k4.ic.leave
+(amended: the one-move leave and join is said). Book entries (new): 40k3-a-squad-its-dice-stop-short-of-a-
+minefield-takes-no-test, 40k3-a-captain-who-joins-another-squad-is-told-he-leaves-his-own; amended:
+40k4-a-character-leaves-his-squad-before-he-joins-another (its event now names the squad he leaves). docs/40k.md
+rebuilt (docs/rules.md unchanged: it lists the 40k4 entries, whose titles did not change).
+
+Checked, as it stands (passed as first written, save the slips below):
+- both editions, exact: a Captain (W1) slain by a plasma pistol only he is within range of leaves the Marine the
+  last man: 3rd edition Last Man Standing, then the Morale check for the casualties, both on the Marine's Ld 7
+  (5/9 x (15/36 + 21/36 x 15/36)); 4th edition no Last Man Standing (told) and the check at the phase's end
+  (5/9 x 15/36), across a save and load; neither cites the slain Captain's Leadership clause;
+- both editions, exact: a Terror test of the unmodified value of a squad (Ld 9) with a Captain of Ld 7 - 3rd edition
+  on his 7 (the 9 refused, 40k3.char.leadership), 4th on the squad's 9 (his 7 may be picked) - cites
+  core.value.unmodified and core.test.leadership-kinds, refuses a modifier given with it, and `odds action` gives the
+  same; at -7, 3rd edition's Morale check passes on a double 1 only (Insane Heroism, 1/36), its Terror test never;
+  after he leaves, each tests on its own value, after a save and load too; undone, his again;
+- both editions: a power fist Captain's split, 2 on the Nob and 1 on Boy1; Boy2, touching him nowhere, refused with
+  each edition's clause; 3rd edition exact (Nob 65/81 by Instant Death, Boy1 5/9); with every die a 6 the Nob's
+  second wound is lost and the result counts 2; the split survives an undo and a save and load;
+- both editions, exact: one Marine shot out of three with their Captain (Ld 7) is 25% of four models - a check on
+  his 7 (3rd edition, at once) or the squad's 9 (4th, at the phase's end, across a save and load) - and out of
+  four with him 20%, no check.
+
+My slips, corrected before commit (not the engine's): a 3rd edition Captain's difficult terrain dice are re-rolled
+die by die (each die, then its re-roll), so the scripted faces were reordered; a lone 4th edition Captain rolls 3D6
+for difficult terrain (every character's Move Through Cover); a failed test's own event follows the rolled one, so
+the helper reads the last event with an outcome; a lone 3rd edition Captain's own Leadership test cites
+40k3.char.leadership (he is the character of his unit of one), so only the squad's is asserted free of it; 4th
+edition's beaten mob meets a Sweeping Advance, so case 6's exact odds are 3rd edition's only.
+
+Considered and left:
+- a consolidation (published.consolidation, published.40k3-consolidation) and a pile in take no Dangerous Terrain
+  test at all, though published.dangerous-terrain tests "every model that moves into or through it" and its
+  decision lists moves, joins, leaves, runs, assault moves and fall backs only: silent; adding the tests changes
+  the fight's and consolidation's odds and needs a decision of its own (is a consolidation "not slowed" like a bike,
+  and tested?) - left for the lead.
+- 4th edition: when a joined Captain's Leadership is not superior the squad's test cites core.test.leadership-choice,
+  not 40k4.char.leadership; round 40 asserts that deliberately, so left.
+- 4th edition reads a character's declared split model by model as 3rd edition does (40k3.char.attack-allocation's
+  decision): the second wound of two declared on a Nob he slays outright is lost, where the 4th edition rulebook
+  allocates close combat attacks to units (its engaged models then take the wounds); a decision of long standing,
+  left.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +88,6 @@ import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import pytest
 
