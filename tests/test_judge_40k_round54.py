@@ -493,3 +493,32 @@ def test_one_marine_shot_of_a_squad_with_its_captain_is_a_quarter_only_of_four(r
                 else ("core.test.leadership-choice" in check.rules)), check
     else:
         assert not checks and not kinds(events, "morale"), events
+
+
+# == 9. both editions: a joined Captain who touches no enemy in his squad's fight is told he makes no attacks =======
+
+NO_CONTACT_RULE = {"40k3": "published.close-combat", "40k4": "40k4.cc.base-contact"}
+
+
+@pytest.mark.parametrize("ruleset", [
+    pytest.param("40k3", marks=pytest.mark.xfail(strict=True, reason="3rd edition: a joined Captain in base contact "
+                                                 "with no enemy strikes no blow in his squad's fight, and nothing says "
+                                                 "so (4th edition's fight does)")),
+    "40k4"])
+@pytest.mark.rule("published.close-combat", "40k4.cc.base-contact", "40k4.cc.separate-unit", "40k3.char.must-assault")
+def test_a_joined_captain_who_touches_no_enemy_is_told_he_makes_no_attacks(ruleset: str) -> None:
+    """Red's Assault phase: M1 (A0) touches B1; the Captain (A3) joined to his squad stands 1.5" from M1, touching no
+    Boy. 3rd edition: only models in base contact fight (published.close-combat's decision), so the Captain strikes no
+    blow - and the fight says so, naming him and the rule, as 4th edition's says he "makes no attacks: it is not in
+    base contact" (40k4.cc.base-contact). Every die a 6: no Boy is slain, a draw; saved and loaded, the same."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 20, 20, 8, "WS4 BS4 S4 T4 W1 I4 A0 Ld8 Sv3+")]}
+    cap = {**hero("cap", 21.5, 20, joined="tac"), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("B1", 20, 20 + BASE_25, 7, GROT),
+                                                            model("B2", 22, 20 + BASE_25 + 1.2, 7, GROT)]}
+    g = game(scenario(ruleset, [tac, cap], [boyz], phase="assault"))
+    for h in (g, saved_and_loaded(g)):
+        events = h.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 20))
+        said = [e for e in kinds(events, "character_in_combat") if e.message.startswith("cap")]
+        assert len(said) == 1 and "makes no attacks" in said[0].message, events
+        assert NO_CONTACT_RULE[ruleset] in said[0].rules, said
+        assert len(h.state.unit("boyz").models) == 2 and "a draw" in kinds(events, "combat_result")[0].message
