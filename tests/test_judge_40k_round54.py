@@ -500,11 +500,7 @@ def test_one_marine_shot_of_a_squad_with_its_captain_is_a_quarter_only_of_four(r
 NO_CONTACT_RULE = {"40k3": "published.close-combat", "40k4": "40k4.cc.base-contact"}
 
 
-@pytest.mark.parametrize("ruleset", [
-    pytest.param("40k3", marks=pytest.mark.xfail(strict=True, reason="3rd edition: a joined Captain in base contact "
-                                                 "with no enemy strikes no blow in his squad's fight, and nothing says "
-                                                 "so (4th edition's fight does)")),
-    "40k4"])
+@EDITIONS
 @pytest.mark.rule("published.close-combat", "40k4.cc.base-contact", "40k4.cc.separate-unit", "40k3.char.must-assault")
 def test_a_joined_captain_who_touches_no_enemy_is_told_he_makes_no_attacks(ruleset: str) -> None:
     """Red's Assault phase: M1 (A0) touches B1; the Captain (A3) joined to his squad stands 1.5" from M1, touching no
