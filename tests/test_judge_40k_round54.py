@@ -5,7 +5,8 @@ fourteen), as sequences in which the state changes around a character - a squad 
 difficult terrain before a minefield, a lone Captain whose join and a joined one whose leave stop short, a Fleet run
 cut short, a Captain slain by the one shot that reaches him, a squad's unmodified and named tests before and after
 its lower Captain leaves, a power fist Captain's split between a Nob he slays outright and a Boy, a Captain who
-leaves one squad and joins another in one move, and a Marine shot out of a squad with its Captain.
+leaves one squad and joins another in one move, a Marine shot out of a squad with its Captain, and a joined Captain
+who touches no enemy in his squad's fight.
 
 Expected results are derived from the texts (seeds 000, 001 and 004, the catalogue and the decisions of
 rules.yaml), not read off the engine; the fractions are counted over the dice in the tests and checked against
@@ -24,6 +25,10 @@ Found wrong (each first written as an xfail(strict=True) test):
   ending 5" from tac, was told "cap may join oth ..." and "cap joins oth", citing the join clauses alone: that the
   same move took him out of tac - and, 3rd edition, his Leadership from it - was neither said nor cited (the leave
   clauses' decision allows the one move; the refusal of such a join ending within 2" of tac already cited them).
+- 3rd edition (published.close-combat; commit 587a577): a Captain joined to a squad in close combat, standing 1.5"
+  behind the Marine who touches a Boy, struck none of his three Attacks - rightly, only models in base contact fight
+  in 3rd edition - and nothing said so, where the 4th edition's fight tells him "makes no attacks: it is not in base
+  contact with an enemy model" (40k4.cc.base-contact).
 
 Fixed (judge round 54), the xfail marks removed:
 - ``movement.cut_short`` (commit 38f46c4) gives a move its dice cut short the dangerous flag of the path it now
@@ -36,11 +41,16 @@ Fixed (judge round 54), the xfail marks removed:
   5.02" from the nearest model of tac, more than 2", ..." and "cap leaves tac (ending 5.02" from its nearest model,
   more than 2") and joins oth", citing the edition's leave clause beside its join clauses. The plain join of a
   lone character keeps its fast path and words.
+- ``StrikeRules._characters_apart`` (w40k_strikes) tells a 3rd edition joined character who touches no enemy model
+  of the fight that he makes no attacks ("cap is part of tac but makes no attacks: it is not in base contact with
+  an enemy model, and only models in base contact fight"), citing published.close-combat; no die changes.
 
 Decisions: published.dangerous-terrain (amended: a model tests for the path it moved; commit e0d06cb corrects my
 first wording, which named consolidation - it takes no test at all, see below); 40k3.ic.leave and 40k4.ic.leave
-(amended: the one-move leave and join is said). Book entries (new): 40k3-a-squad-its-dice-stop-short-of-a-
-minefield-takes-no-test, 40k3-a-captain-who-joins-another-squad-is-told-he-leaves-his-own; amended:
+(amended: the one-move leave and join is said); published.close-combat (amended: the 3rd edition Captain out of
+contact is told). Book entries (new): 40k3-a-squad-its-dice-stop-short-of-a-minefield-takes-no-test,
+40k3-a-captain-who-joins-another-squad-is-told-he-leaves-his-own, 40k3-a-captain-who-touches-no-enemy-makes-no-
+attacks-and-is-told; amended:
 40k4-a-character-leaves-his-squad-before-he-joins-another (its event now names the squad he leaves). docs/40k.md
 rebuilt (docs/rules.md unchanged: it lists the 40k4 entries, whose titles did not change).
 
