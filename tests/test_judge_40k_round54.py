@@ -41,7 +41,7 @@ Fixed (judge round 54), the xfail marks removed:
   5.02" from the nearest model of tac, more than 2", ..." and "cap leaves tac (ending 5.02" from its nearest model,
   more than 2") and joins oth", citing the edition's leave clause beside its join clauses. The plain join of a
   lone character keeps its fast path and words.
-- ``StrikeRules._characters_apart`` (w40k_strikes) tells a 3rd edition joined character who touches no enemy model
+- ``StrikeRules._characters_apart`` (w40k_strikes; commit 6c19a70) tells a 3rd edition joined character who touches no enemy model
   of the fight that he makes no attacks ("cap is part of tac but makes no attacks: it is not in base contact with
   an enemy model, and only models in base contact fight"), citing published.close-combat; no die changes.
 
