@@ -490,7 +490,19 @@ def cut_short(state: GameState, moves: Sequence[PlannedMove],
     cleared = stop_clear(state, out, cut)
     held = [f"{mv.model.name} stops {mv.length:.2f}\"" for mv, was in zip(cleared, out) if mv.to != was.to]
     said = f"; {', '.join(held)} along the way, where no base stands on another [published.bases-apart]" if held else ""
-    return cleared, True, said
+    return [_entered_as_cut(state, mv, was) for mv, was in zip(cleared, moves)], True, said
+
+
+@implements("published.dangerous-terrain")
+def _entered_as_cut(state: GameState, mv: PlannedMove, planned: PlannedMove) -> PlannedMove:
+    """Return a move cut short with the dangerous terrain its path now enters: dangerous terrain tests "every model
+    that moves into or through it" (published.dangerous-terrain), so a model its roll stops before the minefield takes
+    no test. Judge round 54: the planned path's flag was kept, and a squad stopped 4" short of a minefield tested.
+    Only the dangerous flag is read after a cut (by the tests); a piece entered keeps the planned flags."""
+    if not planned.dangerous or mv.to == planned.to:
+        return mv
+    dangerous = geo.segment_enters_terrain(mv.model.at, mv.to, state.terrain, "dangerous")
+    return mv if dangerous else PlannedMove(mv.unit_id, mv.index, mv.model, mv.to, mv.length, mv.difficult, False)
 
 
 @implements("published.bases-apart")

@@ -181,16 +181,26 @@ class StrikeRules(CombatResultRules):
             extra = _keep_for_weapons(_SECOND_WEAPON, state, weapons, int(hands >= 2))
         return extra
 
+    @implements("published.close-combat", "40k4.cc.separate-unit", "40k4.cc.base-contact")
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
-        """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
-        if not self.character_separate_in_combat:
-            return []
+        """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.).
+
+        3rd edition: a joined character is one of his unit's models, and only models in base contact fight
+        (published.close-combat), so one touching no enemy is told he makes no attacks (judge round 54: his blows
+        were silently not struck, where the 4th edition's fight said so).
+        """
         events: list[Event] = []
         for uid in engagement.units:
             unit = state.unit(uid)
             if not (unit.is_character and unit.joined and unit.alive):
                 continue
             touching = any(map(_ON_TABLE, map(state.unit, engagement.touched_units(uid))))
+            if not self.character_separate_in_combat:
+                if not touching:
+                    events.append(Event("character_in_combat", f"{uid} is part of {unit.joined} but makes no "
+                                        "attacks: it is not in base contact with an enemy model, and only models in "
+                                        "base contact fight", ("published.close-combat",)))
+                continue
             events.append(Event("character_in_combat", f"{uid} fights as a unit of its own" + (
                 "" if touching else ", and makes no attacks: it is not in base contact with an enemy model"),
                 ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
