@@ -49,8 +49,6 @@ def _swift_spears(tmp_path: Path | None = None) -> dict[str, Any]:
     return scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=32, spear_rules=["Swiftstride"])
 
 
-@pytest.mark.xfail(strict=True, reason="round 54: the charge ruling says 2D6 for a charger that rolls 3D6 with "
-                                       "Swiftstride, and cites neither published.t9a-swiftstride nor the unit's bonus")
 @pytest.mark.rule(OWN_RATE, SWIFT, DECLARE, "published.t9a-charge")
 def test_a_charge_out_with_the_units_swiftstride_is_ruled_on_three_dice_and_its_odds_are_the_dice(
         tmp_path: Path) -> None:
@@ -92,3 +90,47 @@ def test_a_charge_out_with_the_units_swiftstride_is_ruled_on_three_dice_and_its_
     g.undo()
     events = g.apply(charge, ScriptedDice([2, 2, 6]))
     assert SUCCESS in events[-1].rules and g.state.unit("hero").has(Status.ENGAGED), events[-1].message
+
+
+# -- 2. Stand and Shoot against a character charging out: his own Advance Rate, every hit his --------------------------
+FAST_HERO = HERO.replace("Adv5 Mar10", "Adv7 Mar14")
+SNS = "published.t9a-stand-and-shoot"
+OUT_SNS = "t9a.charge-out.stand-and-shoot"
+
+
+def _fast_hero(enemy_y: float) -> dict[str, Any]:
+    """The Spearmen (Advance 5) with a Hero of Advance 7, orc archers ``enemy_y - 20``" ahead, the elves' Charge
+    phase."""
+    data = scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=enemy_y)
+    data["sides"]["elves"][1]["models"][0]["profile"] = FAST_HERO
+    return data
+
+
+@pytest.mark.xfail(strict=True, reason="round 54: the Stand and Shoot ruled against a character charging out cites "
+                                       "neither t9a.charge-out.own-rate (refused by his own rate) nor "
+                                       "t9a.charge-out.stand-and-shoot (allowed: every hit his)")
+@pytest.mark.rule(OWN_RATE, OUT_SNS, SNS, DECLARE)
+def test_stand_and_shoot_at_a_character_charging_out_is_ruled_by_his_own_rate_and_says_every_hit_is_his() -> None:
+    # The orcs stand 6" ahead. Charging out, the Hero uses his own Advance Rate (seed 002: "свою персональную Скорость
+    # наступления"), 7": he starts no farther than it, so the orcs may not Stand and Shoot (published.t9a-stand-and-
+    # shoot) - a refusal decided by the seed's clause, which it must cite and say. The whole Spearmen charging the
+    # same orcs move at their slowest Advance Rate, 5": 6" is farther, Stand and Shoot allowed. Ten inches away
+    # (another table) the Hero may be stood and shot at, and the ruling says what the seed says of it: every hit is
+    # his (t9a.charge-out.stand-and-shoot), as the resolution already does.
+    g = reloading_game(_fast_hero(26))
+    charge = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
+    refused(g, charge, OWN_RATE, "not farther than his own Advance Rate (7\")")
+    assert SNS in g.check(charge).rules
+    ruling = g.check({"do": "charge", "unit": "hero", "target": "orcs"})
+    assert ruling.legal and "7\" + 2D6" in ruling.reason and OWN_RATE in ruling.rules, ruling
+    unit = g.check({**charge, "unit": "spears"})
+    assert unit.legal and SNS in unit.rules and OWN_RATE not in unit.rules, unit
+    far = reloading_game(_fast_hero(30))
+    ruling = far.check(charge)
+    assert ruling.legal and SNS in ruling.rules and OUT_SNS in ruling.rules, ruling
+    assert "every hit on hero" in ruling.reason, ruling
+    # played: five arrows at 5+ (BS 3, -1 to Stand and Shoot), two hit, both wound his T4 on 5+, one save of 4+
+    # fails: one wound on the Hero, nothing on the Spearmen; 7 + 1 + 2 = 10 reaches
+    events = far.apply(charge, ScriptedDice([5, 6, 1, 1, 1, 5, 6, 4, 1, 1, 2]))
+    assert OUT_SNS in events[-1].rules and SUCCESS in events[-1].rules, events[-1]
+    assert far.state.unit("hero").models[0].wounds_taken == 1 and len(far.state.unit("spears").models) == 10

@@ -466,8 +466,20 @@ class ChargeRules(JoinRules):
         if arc:
             rules += (WHEEL_RULE,)
             who += f", wheeling {wheel:g} degrees ({arc:.2f}\" of the move{_SMALLEST if action.wheel is None else ''}),"
+        roll, notes = self._range_said(state, unit, out)
+        if notes or roll != "2D6":
+            rules += (SWIFTSTRIDE,)
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
-                            f"{adv}\" + 2D6{', flying' if action.fly else ''})", *rules, "published.t9a-charge-arc")
+                            f"{adv}\" + {roll}{', flying' if action.fly else ''})", *rules, "published.t9a-charge-arc",
+                            notes=notes)
+
+    @implements(SWIFTSTRIDE, "t9a.charge-out.own-rate")
+    def _range_said(self, state: GameState, unit: Unit, out: bool) -> tuple[str, tuple[str, ...]]:
+        """Say the dice a charger will roll for its Charge Range, and why where that is not plain, as the resolution
+        will roll them (``swiftstride``): a ruling read before the dice tells what they are (round 54: it said 2D6
+        for a charger with Swiftstride, a character charging out with his unit's bonus too, and cited neither)."""
+        swift, why = self.swiftstride(state, unit, out)
+        return ("3D6, the lowest discarded (Swiftstride)" if swift else "2D6"), ((why,) if why else ())
 
     @staticmethod
     @implements(CHARGE_RULE, WHEEL_RULE)
