@@ -106,9 +106,6 @@ def _fast_hero(enemy_y: float) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="round 54: the Stand and Shoot ruled against a character charging out cites "
-                                       "neither t9a.charge-out.own-rate (refused by his own rate) nor "
-                                       "t9a.charge-out.stand-and-shoot (allowed: every hit his)")
 @pytest.mark.rule(OWN_RATE, OUT_SNS, SNS, DECLARE)
 def test_stand_and_shoot_at_a_character_charging_out_is_ruled_by_his_own_rate_and_says_every_hit_is_his() -> None:
     # The orcs stand 6" ahead. Charging out, the Hero uses his own Advance Rate (seed 002: "свою персональную Скорость
@@ -134,3 +131,21 @@ def test_stand_and_shoot_at_a_character_charging_out_is_ruled_by_his_own_rate_an
     events = far.apply(charge, ScriptedDice([5, 6, 1, 1, 1, 5, 6, 4, 1, 1, 2]))
     assert OUT_SNS in events[-1].rules and SUCCESS in events[-1].rules, events[-1]
     assert far.state.unit("hero").models[0].wounds_taken == 1 and len(far.state.unit("spears").models) == 10
+
+
+@pytest.mark.rule(OWN_RATE, OUT_SNS, SNS)
+def test_orcs_that_stand_and_shoot_unasked_are_ruled_on_for_a_character_charging_out() -> None:
+    # The same orcs with the Stand and Shoot rule take it unasked (published.t9a-stand-and-shoot): the ruling on the
+    # Hero's charge out names no reaction, and says what the reaction will be: at 6" none (his own 7" Advance Rate),
+    # at 10" a Stand and Shoot whose every hit is his. legal_actions offers the Hold beside it only where the
+    # Stand and Shoot may be taken.
+    for enemy_y, said, cited in ((26, "not farther than his own Advance Rate (7\"): it Holds", OWN_RATE),
+                                 (30, "every hit of a Stand and Shoot at him is his", OUT_SNS)):
+        data = _fast_hero(enemy_y)
+        data["sides"]["orcs"][0]["rules"] = ["Stand and Shoot"]
+        g = reloading_game(data)
+        ruling = g.check({"do": "charge", "unit": "hero", "target": "orcs"})
+        assert ruling.legal and cited in ruling.rules and SNS in ruling.rules, ruling
+        assert len(set(ruling.rules)) == len(ruling.rules) and any(said in n for n in ruling.notes), ruling
+        holds = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
+        assert (holds in offered(g, "charge")) == (enemy_y == 30)
