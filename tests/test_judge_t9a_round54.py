@@ -149,3 +149,190 @@ def test_orcs_that_stand_and_shoot_unasked_are_ruled_on_for_a_character_charging
         assert len(set(ruling.rules)) == len(ruling.rules) and any(said in n for n in ruling.notes), ruling
         holds = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
         assert (holds in offered(g, "charge")) == (enemy_y == 30)
+
+
+# -- 3. Stand and Shoot at a frail Hero charging out: the odds, his fall and his old unit's Panic test -------------------
+FRAIL_HERO = "WS6 BS6 S4 T4 W1 I6 A0 Ld9 Sv- Adv5 Mar10"
+PANIC = "published.t9a-panic"
+
+
+def _frail_charge_out() -> dict[str, Any]:
+    """Ten Spearmen and their one-Wound Hero without a save; two orc archers 10" ahead; the elves' Charge phase."""
+    data = scenario(n=10, orcs=2, phase="charge", active="elves", enemy_y=30)
+    data["sides"]["elves"][1]["models"][0]["profile"] = FRAIL_HERO
+    return data
+
+
+def _charge_out_outcome(state: Any) -> tuple[str, bool]:
+    """How a charge out ended (the Hero slain, in contact, out of his unit, or still in it) and whether his old unit
+    flees."""
+    hero, spears = state.unit("hero"), state.unit("spears")
+    if not hero.alive:
+        where = "slain"
+    elif hero.has(Status.ENGAGED):
+        where = "charged"
+    else:
+        where = "stayed" if hero.joined else "left"
+    return where, spears.has(Status.FLEEING)
+
+
+@pytest.mark.rule(OUT_SNS, DECLARE, OWN_RATE, SUCCESS, FAILURE, PANIC, SNS)
+def test_the_odds_of_a_charge_out_into_two_bows_are_the_dice_brute_forced_and_his_fall_panics_his_old_unit() -> None:
+    # Two arrows at 5+ (BS 3, -1 for Stand and Shoot), every hit the Hero's (seed 002); an S3 arrow wounds his T4 on
+    # 5+, and with one Wound and no save one wound slays him. Slain, he is a friendly unit destroyed (a separate unit
+    # from his declaration): the Spearmen take a Panic test on their own Ld 8 (his 9 is gone) and flee on 9 or more.
+    # Alive, he rolls 5" + 2D6 against 10": he reaches on 5 or more; failed, his Failed Charge move (the higher die)
+    # leaves the unit unless it is 1 (1 1: he stays and the unit is Shaken). Brute force over six dice: two to hit,
+    # up to two to wound (one per hit), two for the Charge Range or the Panic test (a fleeing unit's distance is not
+    # read).
+    g = reloading_game(_frail_charge_out())
+    charge = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
+    odds = action_odds(g.state, charge, summary=lambda _before, res: _charge_out_outcome(res[0]))
+    assert odds.exact
+    want: dict[tuple[str, bool], Fraction] = {}
+    for h1, h2, w1, w2, a, b in product(D6, repeat=6):
+        hits = (h1 >= 5) + (h2 >= 5)
+        slain = any(w >= 5 for w in (w1, w2)[:hits])
+        if slain:
+            key = ("slain", a + b > 8)
+        elif 5 + a + b >= 10:
+            key = ("charged", False)
+        else:
+            key = ("left" if max(a, b) >= 2 else "stayed", False)
+        want[key] = want.get(key, Fraction(0)) + Fraction(1, 6 ** 6)
+    assert dict(odds.weights) == want
+    assert want[("slain", True)] == (1 - Fraction(2, 3) ** 2 - 2 * Fraction(1, 3) * Fraction(2, 3) * Fraction(2, 3)
+                                     - Fraction(1, 9) * Fraction(4, 9)) * Fraction(10, 36)
+    # played: 5 1 to hit (one hit), 6 to wound: he falls; the Panic test 4 4 passes on Ld 8, citing the clause that
+    # made him a unit of his own; a save and load, then the undo gives him back in his place
+    before = g.state
+    events = g.apply(charge, ScriptedDice([5, 1, 6, 4, 4]))
+    panic = [e for e in events if e.kind == "panic"]
+    assert len(panic) == 1 and "Ld 8" in panic[0].message and DECLARE in panic[0].rules, panic
+    assert [r.faces for r in panic[0].rolls] == [(4, 4)] and not g.state.unit("hero").alive
+    assert g.state.unit("spears").has(Status.NO_CHARGE) and not offered(g, "charge")
+    reloads(g)
+    g.undo()
+    assert g.state == before
+    again = saved_and_loaded(g)
+    events = again.apply(charge, ScriptedDice([1, 1, 1, 1]))  # no hit; 1 1: he stays, the Spearmen are Shaken
+    assert _charge_out_outcome(again.state) == ("stayed", False) and again.state.unit("spears").has(Status.SHAKEN)
+
+
+# -- 4. a failed charge out that stays: Shaken through the player turn, and no longer in the next ----------------------
+SHAKEN = "published.t9a-shaken"
+
+
+@pytest.mark.rule(FAILURE, SHAKEN, NO_OTHER, "published.t9a-stand-and-shoot")
+def test_a_failed_charge_out_that_stays_shakes_the_unit_until_its_player_turn_ends() -> None:
+    # The Hero charges out at orcs 10" ahead and rolls 1 1: 7" falls short, and his 1" Failed Charge move leaves him
+    # 0.21" from his neighbours, under the 1" the seed asks: he stays, and every model of the unit is Shaken until the
+    # end of the player turn (seed 002). A save and load between phases. The Movement phase offers the elves nothing
+    # but its end (Shaken: no move, no leave), the Shooting phase refuses the Spearmen's bows (citing the failed charge
+    # out and Shaken). In the orcs' player turn the Spearmen are Shaken no more, and the orcs' charge may be met by
+    # their Stand and Shoot (a Shaken unit could not).
+    data = scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=30)
+    for m in data["sides"]["elves"][0]["models"]:
+        m["weapons"] = ["bow"]
+    g = reloading_game(data)
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([1, 1]))
+    assert FAILURE in events[-1].rules and "stays and the unit is Shaken" in events[-1].message, events[-1]
+    assert all(g.state.unit(u).has(Status.SHAKEN) for u in ("spears", "hero"))
+    g = saved_and_loaded(g)
+    play_to(g, "movement", "elves")
+    assert [a.do for a in g.legal_actions()] == ["end_phase"]
+    refused(g, {"do": "leave", "character": "hero", "to": [30, 19.6]}, SHAKEN, "Shaken")
+    play_to(g, "shooting", "elves")
+    refused(g, {"do": "shoot", "unit": "spears", "target": "orcs"}, SHAKEN, "cannot make a shooting attack")
+    assert FAILURE in g.check({"do": "shoot", "unit": "spears", "target": "orcs"}).rules
+    play_to(g, "charge", "orcs")
+    assert not any(g.state.unit(u).has(s) for u in ("spears", "hero") for s in (Status.SHAKEN, Status.NO_CHARGE))
+    ruling = g.check({"do": "charge", "unit": "orcs", "target": "spears", "reaction": "stand_and_shoot"})
+    assert ruling.legal and "spears will Stand and Shoot" in ruling.reason, ruling
+
+
+# -- 5. a failed charge out that leaves, then the Remaining Moves --------------------------------------------------------
+MARCH = "published.t9a-move"
+FAILED_CHARGE = "published.t9a-failed-charge"
+
+
+def _with_orcs2(phase: str) -> dict[str, Any]:
+    """Orcs 10" ahead of the Spearmen and their Hero, and a second unit of orcs (orcs2) off their right, within 8"."""
+    data = scenario(n=10, orcs=5, phase=phase, active="elves", enemy_y=30)
+    more = json.loads(json.dumps(data["sides"]["orcs"][0]))
+    more["id"], more["formation"]["position"] = "orcs2", [47, 14]
+    more["models"] = [{**m, "name": f"p{i}"} for i, m in enumerate(more["models"])]
+    data["sides"]["orcs"].append(more)
+    return data
+
+
+@pytest.mark.rule(FAILURE, FAILED_CHARGE, MARCH, "t9a.leave.unit-not-moved", "t9a.join.move", NO_OTHER)
+def test_a_hero_whose_charge_out_failed_out_of_his_unit_stays_put_while_the_unit_marches_on_its_own_discipline() -> None:
+    # With the Hero in them, a March of the Spearmen within 8" of orcs2 takes its March Test on his Ld 9 (the highest
+    # of the unit). He charges out at the orcs 10" away and rolls 1 3: 9" falls short; his Failed Charge move of 3"
+    # takes him 2.2" from his neighbours: he has left the unit (seed 002), not Shaken. A save and load. The Remaining
+    # Moves: his Failed Charge move was his move (no move, no join, citing the failed charge), while the Spearmen,
+    # whom his leaving does not make moved, may March: their March Test is now on their own Ld 8, his 9 gone with him
+    # (4 4 passes). An undo gives them back where they stood, still barred from charging for the turn.
+    with_him = reloading_game(_with_orcs2("movement"))
+    march = {"do": "move", "unit": "spears", "to": [[28, 20]], "march": True}
+    assert "March Test on Ld 9 (Hero)" in with_him.check(march).reason
+    g = reloading_game(_with_orcs2("charge"))
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([1, 3]))
+    assert "leaves spears" in events[-1].message and FAILURE in events[-1].rules, events[-1]
+    hero = g.state.unit("hero")
+    assert hero.joined is None and hero.models[0].at == pytest.approx((36, 22.606299213))
+    g = saved_and_loaded(g)
+    play_to(g, "movement", "elves")
+    refused(g, {"do": "move", "unit": "hero", "to": [[36, 24]]}, FAILED_CHARGE, "cannot move again")
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, FAILED_CHARGE, "Failed Charge Move")
+    ruling = g.check(march)
+    assert ruling.legal and "March Test on Ld 8 (s0), orcs2 being within 8\"" in ruling.reason, ruling
+    before = g.state
+    events = g.apply(march, ScriptedDice([4, 4]))
+    assert [e.kind for e in events] == ["march_test", "move"] and [r.faces for r in events[0].rolls] == [(4, 4)]
+    assert g.state.unit("spears").has(Status.MARCHED) and g.state.unit("spears").has(Status.NO_CHARGE)
+    g.undo()
+    assert g.state == before
+
+
+# -- 6. a charge out in one turn, its combat in the next -----------------------------------------------------------------
+STILL_HERO = HERO.replace("A3", "A0")
+RESULT = "published.t9a-combat-resolution"
+
+
+@pytest.mark.rule(SUCCESS, NO_OTHER, RESULT, "published.t9a-break-test", "t9a.leave.unit-not-moved")
+def test_a_hero_who_charged_out_fights_on_into_the_orcs_turn_and_his_old_unit_is_free_again() -> None:
+    # Nobody has Attacks. The Hero charges out at orcs 5" ahead (6 6): he is moved out into base contact with them
+    # (seed 002) and the Spearmen may not charge this player turn, yet they may move in its Movement phase (his
+    # charge out made them neither moved nor halted). The elves' Melee phase: the Hero wins 1 to 0 by his charge
+    # bonus; the orcs' Break test on their own Ld 7 (3 3) holds. A save and load between player turns. The orcs'
+    # Melee phase: no charge bonus now, a draw 0 to 0, no test. The elves' next Charge phase: the Spearmen are barred
+    # no more (the bar was for "the same player turn"); the Hero, engaged, neither charges nor leaves.
+    data = scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=25, spear_profile=STILL_SPEAR,
+                    orc_profile=STILL_ORC)
+    data["sides"]["elves"][1]["models"][0]["profile"] = STILL_HERO
+    g = reloading_game(data)
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([6, 6]))
+    assert SUCCESS in events[-1].rules and g.state.unit("hero").joined is None
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, NO_OTHER, "charged out of spears")
+    play_to(g, "movement", "elves")
+    assert g.check({"do": "move", "unit": "spears", "to": [[32, 20]]}).legal
+    play_to(g, "melee", "elves")
+    events = g.apply({"do": "fight", "unit": "hero"}, ScriptedDice([3, 3]))
+    combat = events[-1]
+    assert "wins by 1 (1 to 0" in combat.message and "hero +1 (charge)" in combat.message, combat.message
+    assert "orcs takes a Break test on Ld 7" in combat.message and "holds" in combat.message, combat.message
+    g = saved_and_loaded(g)
+    play_to(g, "melee", "orcs")
+    before = g.state
+    events = g.apply({"do": "fight", "unit": "orcs"})
+    assert "a draw, 0 to 0" in events[-1].message and not events[-1].rolls, events[-1]
+    g.undo()
+    assert g.state == before
+    g.apply({"do": "fight", "unit": "orcs"})
+    play_to(g, "charge", "elves")
+    assert not g.state.unit("spears").has(Status.NO_CHARGE)
+    assert NO_OTHER not in g.check({"do": "charge", "unit": "spears", "target": "orcs"}).rules
+    assert not g.check({"do": "charge", "unit": "hero", "target": "orcs"}).legal
+    assert not g.check({"do": "leave", "character": "hero", "to": [30, 24]}).legal
