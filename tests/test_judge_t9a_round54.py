@@ -389,8 +389,6 @@ def test_the_spearmen_cut_down_to_their_hero_hold_on_his_discipline_and_the_odds
     assert g.state == before
 
 
-@pytest.mark.xfail(strict=True, reason="round 54: a test the judge calls on a destroyed combined unit, taken by its "
-                                       "last survivor, cites no t9a.combined.last-survivor and does not say so")
 @pytest.mark.rule(LAST, "core.test.leadership", "core.test.characteristic", "core.test.highest-value")
 def test_a_judges_tests_of_the_spearmen_cut_down_to_their_hero_are_his_and_say_so() -> None:
     # After that fight the Spearmen are their Hero (seed 002: "этот один персонаж все равно считается тем
