@@ -415,3 +415,87 @@ def test_a_judges_tests_of_the_spearmen_cut_down_to_their_hero_are_his_and_say_s
     assert g.state == before
     events = g.apply({"do": "test", "unit": "spears", "characteristic": "I"}, ScriptedDice([6]))
     assert LAST in events[0].rules and "fails" in events[0].message, events[0]
+
+
+# -- 8. a join after the unit moved, across the phases, and a charge out of it the next turn ----------------------------
+@pytest.mark.rule("t9a.join.move", "t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.leave.when", DECLARE,
+                  "published.t9a-reform")
+def test_a_hero_who_joins_a_unit_that_moved_stops_it_and_charges_out_of_it_next_turn() -> None:
+    # The Spearmen advance 2"; the lone Hero then joins them (seed 002 forbids a join only to a unit engaged or
+    # fleeing), walking 3.61" through them to the front: he counts as moved, they had moved on their own, and they
+    # may move no more this phase (a Reform refused, citing the clause); he may not leave again (he has moved). A save
+    # and load; the orcs' turn passes. In the elves' next Charge phase he charges out of the unit he joined, at the
+    # orcs 14" ahead of him (his unit stands 2" nearer), on his own 5" + 2D6 (4 5 reaches); an undo puts him back.
+    data = scenario(n=10, orcs=5, phase="movement", active="elves", enemy_y=32, joined=False, hero_at=(36, 14))
+    g = reloading_game(data)
+    g.apply({"do": "move", "unit": "spears", "to": [[36, 18]]})
+    join = {"do": "join", "character": "hero", "unit": "spears"}
+    ruling = g.check(join)
+    assert ruling.legal and "moving 3.61\" of its 10\"" in ruling.reason, ruling
+    assert any("moved this turn on its own move before he joined it" in n for n in ruling.notes), ruling
+    events = g.apply(join)
+    assert "t9a.join.unit-stops" in events[-1].rules and "t9a.join.moved-separately" in events[-1].rules
+    assert g.state.unit("hero").joined == "spears" and g.state.unit("spears").has(Status.HALTED)
+    refused(g, {"do": "reform", "unit": "spears", "files": 4}, "t9a.join.unit-stops", "cannot reform")
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 19]]}, "t9a.join.unit-stops", "")
+    refused(g, {"do": "leave", "character": "hero", "to": [30, 14]}, "t9a.leave.when", "already moved")
+    g = saved_and_loaded(g)
+    play_to(g, "charge", "elves")
+    assert g.state.turn == 2 and not g.state.unit("spears").has(Status.HALTED)
+    charge = {"do": "charge", "unit": "hero", "target": "orcs"}
+    ruling = g.check(charge)
+    assert ruling.legal and "charges out of spears" in ruling.reason and "14.00\" away" in ruling.reason, ruling
+    before = g.state
+    events = g.apply(charge, ScriptedDice([4, 5]))
+    assert SUCCESS in events[-1].rules and g.state.unit("hero").joined is None
+    g.undo()
+    assert g.state == before and g.state.unit("hero").joined == "spears"
+
+
+# -- 9. a charge out of a unit of characters ------------------------------------------------------------------------------
+MAGE = "WS3 BS3 S3 T3 W2 I4 A1 Ld8 Sv- Adv6 Mar12"
+
+
+def _unit_of_characters() -> dict[str, Any]:
+    """The Hero leading a unit of characters, two files wide, with a Mage (Swiftstride, Advance 6) joined to him;
+    orcs 12" ahead; the Spearmen far off; the elves' Charge phase."""
+    data = scenario(n=5, orcs=5, phase="charge", active="elves", enemy_y=32, joined=False)
+    data["sides"]["elves"][0]["formation"]["position"] = [10, 10]
+    hero = data["sides"]["elves"][1]
+    hero["formation"] = {"position": [36, 20], "files": 2}
+    del hero["models"][0]["at"]
+    data["sides"]["elves"].append({"id": "mage", "character": "independent", "joined": "hero", "rules": ["Swiftstride"],
+                                   "models": [{"name": "Mage", "profile": MAGE, "base": [20, 20]}]})
+    return data
+
+
+@pytest.mark.rule(DECLARE, NO_OTHER, OWN_RATE, FAILURE, SWIFT, "t9a.join.character-units")
+def test_a_mage_charging_out_of_a_unit_of_characters_bars_its_leader_and_a_short_fall_shakes_them_both() -> None:
+    # The Mage charges out of the Hero's unit of characters (seed 002: characters may form a unit of their own; any
+    # character may charge out of his unit). His own Advance Rate, 6", and his own Swiftstride: 6" + 3D6, the lowest
+    # discarded, as the ruling now says. The Hero, the unit he leaves, may not declare a charge this player turn.
+    # Exact odds over the three dice: he reaches 12" on two highest dice of 6 or more; failed, only a highest die of
+    # 1 keeps him within 1" of the Hero: he stays and both are Shaken. Played: 1 1 1 (stays, Shaken), an undo, then
+    # 1 4 1 (fails by 1", moves 4" and leaves), a save and load: the Hero is barred still.
+    g = reloading_game(_unit_of_characters())
+    charge = {"do": "charge", "unit": "mage", "target": "orcs"}
+    ruling = g.check(charge)
+    assert ruling.legal and "charges out of hero" in ruling.reason, ruling
+    assert "6\" + 3D6, the lowest discarded" in ruling.reason and SWIFT in ruling.rules, ruling
+    want: dict[str, Fraction] = {}
+    for dice in product(D6, repeat=3):
+        top = sorted(dice, reverse=True)
+        outcome = "charged" if top[0] + top[1] >= 6 else ("failed_left" if top[0] >= 2 else "failed_stayed_shaken")
+        want[outcome] = want.get(outcome, Fraction(0)) + Fraction(1, 216)
+    odds = action_odds(g.state, charge, summary=lambda _before, res: dict(res[1][-1].data)["outcome"])
+    assert odds.exact and dict(odds.weights) == want
+    events = g.apply(charge, ScriptedDice([1, 1, 1]))
+    assert NO_OTHER in events[-1].rules and FAILURE in events[-1].rules
+    assert all(g.state.unit(u).has(Status.SHAKEN) for u in ("hero", "mage"))
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs"}, NO_OTHER, "charged out of hero")
+    g.undo()
+    g.apply(charge, ScriptedDice([1, 4, 1]))
+    g = saved_and_loaded(g)
+    mage, hero = g.state.unit("mage"), g.state.unit("hero")
+    assert mage.joined is None and not hero.has(Status.SHAKEN) and hero.has(Status.NO_CHARGE)
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs"}, NO_OTHER, "charged out of hero")
