@@ -36,7 +36,7 @@ Found wrong (each first committed as a strict xfail, then fixed and its mark rem
    resolution will roll (``swiftstride``), the rule and whose bonus it is, or why a combined unit lacks it.
 2. Missing citation (xfail in b1bf5a02, fixed in 772d77e6): the Stand and Shoot ruled against a character charging
    out cited only the reaction's rules: refused because he starts no farther than his own Advance Rate (7", where his
-   unit's is 5"), it now says "his own Advance Rate" and cites t9a.charge-out.own-rate
+   unit's is 5"), it now says the rate is "his own as he charges out" and cites t9a.charge-out.own-rate
    (``t9a_stand_and_shoot.stand_and_shoot_volley``); allowed, named or taken unasked by a unit with the rule, it cites
    t9a.charge-out.stand-and-shoot and says every hit is his (``ChargeRules._reaction_problem``, ``_default_volley``).
 3. Missing citation (7f274b43, fixed in 465a982e): a test the judge calls (the test action) of a destroyed combined
@@ -56,8 +56,8 @@ it unasked (only a charge out's now does; the common charge looks at no volley w
 speed). legal_actions offers no move of the Spearmen whose sampled forward moves their own Hero (failed charge out,
 3" ahead) blocks, though a sideways move is legal: legal_actions samples moves, it does not list them all. A Stand and
 Shoot that wounds but does not slay a character charging out says "none slain" and not his wounds. A charge out never
-wheels at the player's word (refused: "a wheel is a unit's"), while a lone character's charge may; kept (the engine's
-earlier decision, t9a.charge-out.declare).
+wheels (refused: "a wheel is a unit's"), while a lone character's charge may; kept (published.t9a-wheel's decision: "a
+character charging out moves straight in").
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ def test_stand_and_shoot_at_a_character_charging_out_is_ruled_by_his_own_rate_an
     # his (t9a.charge-out.stand-and-shoot), as the resolution already does.
     g = reloading_game(_fast_hero(26))
     charge = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
-    refused(g, charge, OWN_RATE, "not farther than his own Advance Rate (7\")")
+    refused(g, charge, OWN_RATE, "not farther than its Advance Rate (7\"), his own as he charges out")
     assert SNS in g.check(charge).rules
     ruling = g.check({"do": "charge", "unit": "hero", "target": "orcs"})
     assert ruling.legal and "7\" + 2D6" in ruling.reason and OWN_RATE in ruling.rules, ruling
@@ -200,7 +200,7 @@ def test_orcs_that_stand_and_shoot_unasked_are_ruled_on_for_a_character_charging
     # Hero's charge out names no reaction, and says what the reaction will be: at 6" none (his own 7" Advance Rate),
     # at 10" a Stand and Shoot whose every hit is his. legal_actions offers the Hold beside it only where the
     # Stand and Shoot may be taken.
-    for enemy_y, said, cited in ((26, "not farther than his own Advance Rate (7\"): it Holds", OWN_RATE),
+    for enemy_y, said, cited in ((26, "its Advance Rate (7\"), his own as he charges out: it Holds", OWN_RATE),
                                  (30, "every hit of a Stand and Shoot at him is his", OUT_SNS)):
         data = _fast_hero(enemy_y)
         data["sides"]["orcs"][0]["rules"] = ["Stand and Shoot"]

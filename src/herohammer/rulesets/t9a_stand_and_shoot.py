@@ -125,12 +125,13 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
     elif not located_in_front_arc(charger, charged):
         why = f"{charger.id} is not in its Front Arc"
     elif gap <= rate + EPSILON:
-        whose = "his own Advance Rate" if out else "its Advance Rate"  # a character charging out: the seed's own rate
-        why = f"{charger.id} starts {gap:.2f}\" away, not farther than {whose} ({rate}\")"
+        why = f"{charger.id} starts {gap:.2f}\" away, not farther than its Advance Rate ({rate}\")"
+        if out:  # a character charging out: the seed's own rate, not his unit's
+            why += ", his own as he charges out"
     elif not unit_line_of_sight(sight_all(state, charged), aim, state.terrain):
         why = f"it has no line of sight to {charger.id}"
     if why:
-        own = f", {OWN_RATE}" if out and why.endswith(f"Advance Rate ({rate}\")") else ""
+        own = f", {OWN_RATE}" if why.endswith("his own as he charges out") else ""
         return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}{own}]")
     shooters: list[Shooter] = []
     # "as if in the Shooting Phase": the charger's cover where it stands, found as a volley finds it (COVER)
