@@ -41,7 +41,15 @@ from .t9a_joins import FLY_RULE
 from .t9a_charges import PANIC_RULE, charge_rules, ChargeRules
 
 if TYPE_CHECKING:
-    from ..actions import Action, Charge, Fight, Join, Leave, Move, Reform
+    from ..actions import Action, Charge, Fight, Join, Leave, Move, Reform, TakeTest
+
+
+LAST_SURVIVOR = "t9a.combined.last-survivor"
+
+
+def _tests_as(unit: Unit) -> str:
+    """Say that a last survivor takes a test as the destroyed unit he is (t9a.combined.last-survivor)."""
+    return f"{unit.id} is all that is left of {unit.last_of} and takes its tests as it [{LAST_SURVIVOR}]"
 
 
 class NinthAge(ChargeRules):
@@ -167,6 +175,29 @@ class NinthAge(ChargeRules):
     def counts_as_character(self, unit: Unit) -> bool:
         """Say whether a unit is a character: the Character rule makes one too (t9a.char.universal)."""
         return is_character(unit)
+
+    # -- tests a rule or the judge calls for (seed 004), of a destroyed combined unit ---------------------------------
+    @implements("t9a.combined.last-survivor")
+    def rule_test(self, state: GameState, action: TakeTest) -> Ruling:
+        """Rule on a test as the shared rules do; a last survivor's says he takes it as the unit he is all that is left
+        of, citing the seed's clause (round 54: a Panic test asked of the destroyed unit's name, the clause's own case,
+        was ruled as the character's alone and cited nothing of it)."""
+        ruling = super().rule_test(state, action)
+        unit = state.unit(action.unit)
+        if not ruling.legal or not unit.last_of:
+            return ruling
+        return Ruling.allow(ruling.reason, *ruling.rules, LAST_SURVIVOR, notes=(*ruling.notes, _tests_as(unit)))
+
+    @implements("t9a.combined.last-survivor")
+    def resolve_test(self, state: GameState, action: TakeTest, dice: Dice) -> Resolution:
+        """Take a test as the shared rules do; a last survivor's event cites the clause that makes him the unit."""
+        unit = state.unit(action.unit)
+        after, events = super().resolve_test(state, action, dice)
+        if not unit.last_of or not events:
+            return after, events
+        first = events[0]
+        return after, [first._replace(message=f"{first.message} ({_tests_as(unit)})",
+                                      rules=(*first.rules, LAST_SURVIVOR)), *events[1:]]
 
     #: The missile weapons' table is the 9th Age rule that reads a model's weapons (Shooting phase, Stand and Shoot).
     weapons_rule: ClassVar[str] = TO_HIT_SHOOTING

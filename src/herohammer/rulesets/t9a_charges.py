@@ -36,7 +36,7 @@ from .t9a_forward import forward_charge, ForwardCharge, MOST_WHEEL, single_charg
 from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
                         WHEEL_RULE, wheeled)
-from .t9a_stand_and_shoot import (charged_with, COVER, stand_and_shoot_at_unit, stand_and_shoot_volley,
+from .t9a_stand_and_shoot import (charged_with, COVER, OWN_RATE, stand_and_shoot_at_unit, stand_and_shoot_volley,
                                   stands_and_shoots_unasked, takes_stand_and_shoot, Volley)
 from .t9a_discipline import GENERAL_RULE_ID, MARCH_RULE, shaken_refusal, BATTLE_STANDARD, discipline_test
 from .t9a_joins import FLY_RULE, JoinRules
@@ -53,6 +53,8 @@ CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_s
 
 
 PANIC_RULE = "published.t9a-panic"
+#: The seed's Stand and Shoot at a character charging out: every hit is his.
+OUT_SNS = "t9a.charge-out.stand-and-shoot"
 
 
 #: A charging unit that fails its Panic test after Stand and Shoot casualties flees instead of charging.
@@ -206,7 +208,7 @@ class ChargeRules(JoinRules):
                 return declared
             if not default.legal:
                 return default
-            return Ruling.allow(declared.reason, *declared.rules, *default.rules,
+            return Ruling.allow(declared.reason, *dict.fromkeys((*declared.rules, *default.rules)),
                                 notes=(*declared.notes, *default.notes))
         reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
         if not reaction.legal:
@@ -229,7 +231,8 @@ class ChargeRules(JoinRules):
         None when there is nothing to say (no weapon chosen, no model of the charged unit with several), a refusal
         of a weapon chosen where no Stand and Shoot is taken or that cannot be, else which weapons it will use."""
         chosen = action.reaction_weapon
-        if chosen is None and not (stands_and_shoots_unasked(target) and several_weapons(state, target)):
+        out = bool(charger.joined)  # a character charging out: his own rate decides, every hit is his (round 54)
+        if chosen is None and not (stands_and_shoots_unasked(target) and (out or several_weapons(state, target))):
             return None  # the common charge: nothing to look at
         if not stands_and_shoots_unasked(target):
             return self._no_volley(field, f"{target.id} Holds (its rules do not list Stand and Shoot)")
@@ -237,13 +240,26 @@ class ChargeRules(JoinRules):
                                         advance=self._flying_advance(state, charger, action))
         if not volley.shooters:
             if chosen is None:
+                if out and OWN_RATE in volley.said:  # the Hold his own Advance Rate decides, said
+                    return Ruling.allow("", STAND_AND_SHOOT, OWN_RATE, notes=(
+                        volley.said.split(" [")[0] + f": it Holds [{STAND_AND_SHOOT}, {OWN_RATE}]",))
                 return None
             why = volley.said.split(" [")[0].split("cannot Stand and Shoot: ", 1)[-1]
             return self._no_volley(field, f"{target.id} Holds ({why})")
         if problem := weapon_choice_problem(state, target, chosen, field):
             return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
         notes = tuple(weapons_said(state, target, chosen, "will stand and shoot with", field.split(".")[-1]))
+        if out:
+            notes += (self._every_hit_his(charger),)
+            return Ruling.allow("", STAND_AND_SHOOT, OUT_SNS, *((SHOOTING_WEAPONS,) if len(notes) > 1 else ()),
+                                notes=notes)
         return Ruling.allow("", *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
+
+    @staticmethod
+    @implements(OUT_SNS)
+    def _every_hit_his(charger: Unit) -> str:
+        """Say what the seed says of a Stand and Shoot at a character charging out: every hit is his."""
+        return f"{charger.id} charges out of {charger.joined}: every hit of a Stand and Shoot at him is his [{OUT_SNS}]"
 
     def _with_redirect(self, state: GameState, action: Charge, ruling: Ruling) -> Ruling:
         """Add the redirect a charge names to its ruling, or refuse the charge for it."""
@@ -466,8 +482,20 @@ class ChargeRules(JoinRules):
         if arc:
             rules += (WHEEL_RULE,)
             who += f", wheeling {wheel:g} degrees ({arc:.2f}\" of the move{_SMALLEST if action.wheel is None else ''}),"
+        roll, notes = self._range_said(state, unit, out)
+        if notes or roll != "2D6":
+            rules += (SWIFTSTRIDE,)
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
-                            f"{adv}\" + 2D6{', flying' if action.fly else ''})", *rules, "published.t9a-charge-arc")
+                            f"{adv}\" + {roll}{', flying' if action.fly else ''})", *rules, "published.t9a-charge-arc",
+                            notes=notes)
+
+    @implements(SWIFTSTRIDE, "t9a.charge-out.own-rate")
+    def _range_said(self, state: GameState, unit: Unit, out: bool) -> tuple[str, tuple[str, ...]]:
+        """Say the dice a charger will roll for its Charge Range, and why where that is not plain, as the resolution
+        will roll them (``swiftstride``): a ruling read before the dice tells what they are (round 54: it said 2D6
+        for a charger with Swiftstride, a character charging out with his unit's bonus too, and cited neither)."""
+        swift, why = self.swiftstride(state, unit, out)
+        return ("3D6, the lowest discarded (Swiftstride)" if swift else "2D6"), ((why,) if why else ())
 
     @staticmethod
     @implements(CHARGE_RULE, WHEEL_RULE)
@@ -507,11 +535,15 @@ class ChargeRules(JoinRules):
                                         advance=self._flying_advance(state, charger, action))
         if not volley.shooters:
             return Ruling.forbid(volley.said.split(" [")[0] + " (it may Hold)", CHARGE_REACTIONS, STAND_AND_SHOOT,
-                                 *((WHO_CAN_SHOOT,) if WHO_CAN_SHOOT in volley.said else ()))
+                                 *((WHO_CAN_SHOOT,) if WHO_CAN_SHOOT in volley.said else ()),
+                                 *((OWN_RATE,) if OWN_RATE in volley.said else ()))
         notes = tuple(weapons_said(state, target, action.reaction_weapon, "will stand and shoot with",
                                    field.split(".")[-1]))
-        return Ruling.allow(f"{target.id} will Stand and Shoot (its player's Charge Reaction)", CHARGE_REACTIONS,
-                            STAND_AND_SHOOT, *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
+        out = (OUT_SNS,) if charger.joined else ()  # the seed's clause: every hit on the character charging out
+        every = f", every hit on {charger.id}, charging out of {charger.joined} [{OUT_SNS}]" if out else ""
+        return Ruling.allow(f"{target.id} will Stand and Shoot (its player's Charge Reaction){every}",
+                            CHARGE_REACTIONS, STAND_AND_SHOOT, *out, *((SHOOTING_WEAPONS,) if notes else ()),
+                            notes=notes)
 
     @implements(FLEE_REACTION)
     def _flee_reaction(self, state: GameState, charger: Unit, target: Unit, dice: Dice) -> tuple[GameState, Unit, Event]:

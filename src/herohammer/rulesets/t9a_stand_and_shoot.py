@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..actions import WeaponChoice
 
 COVER = "published.t9a-cover"
+OWN_RATE = "t9a.charge-out.own-rate"
 #: To-hit modifiers of cover by terrain kind (published 9th Age: Soft Cover -1, Hard Cover -2).
 COVER_KINDS = {"soft_cover": -1, "hard_cover": -2}
 
@@ -88,7 +89,7 @@ class Volley:
     said: str
 
 
-@implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot", WHO_CAN_SHOOT)
+@implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot", WHO_CAN_SHOOT, OWN_RATE)
 def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first: bool = False,
                            choice: WeaponChoice = None, field: str = "reaction_weapon",
                            advance: int | None = None) -> Volley:
@@ -97,7 +98,8 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
     As the published rule says, it is taken only when the charged unit can shoot (not engaged,
     not fleeing, not Shaken, not already stood and shot this player turn), the charger is
     Located in its Front Arc (the centre of the charger's front) and starts farther away than
-    its Advance Rate (the slowest charging model's; a character charging out, its own).  Then
+    its Advance Rate (the slowest charging model's; a character charging out, his own, and the refusal says so citing
+    t9a.charge-out.own-rate).  Then
     every model of the unit's first two ranks (published.t9a-who-can-shoot), the characters
     joined to it too (part of the unit, in its first rank), with a missile weapon and BS above 0
     shoots if it sees the charger itself, as in the Shooting phase; a charger beyond half a weapon's range (or
@@ -124,10 +126,13 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
         why = f"{charger.id} is not in its Front Arc"
     elif gap <= rate + EPSILON:
         why = f"{charger.id} starts {gap:.2f}\" away, not farther than its Advance Rate ({rate}\")"
+        if out:  # a character charging out: the seed's own rate, not his unit's
+            why += ", his own as he charges out"
     elif not unit_line_of_sight(sight_all(state, charged), aim, state.terrain):
         why = f"it has no line of sight to {charger.id}"
     if why:
-        return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}]")
+        own = f", {OWN_RATE}" if why.endswith("his own as he charges out") else ""
+        return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}{own}]")
     shooters: list[Shooter] = []
     # "as if in the Shooting Phase": the charger's cover where it stands, found as a volley finds it (COVER)
     covered, piece = (0, None) if first else cover(state, firing, aim)
