@@ -114,11 +114,23 @@ def _inset(f: Formation, models: Sequence[Model]) -> float:
     return max(0.0, max(f.slot_mm) - least) / 2.0 / MM_PER_INCH
 
 
-def _facing_reach(f: Formation, way: Point, side: tuple[Point, Point], tol: float) -> float:
-    """Return the least distance the front of ``f`` could go straight forward along ``way`` and touch the segment
-    ``side`` (within ``tol``), or ``NEVER`` when no forward move of its front meets it: a bound worked out in closed
-    form, so that the wheels whose front can never come onto the Target Facing are passed over unmeasured."""
-    left, right = f.front_corners()
+def _front_after(mine: Formation, wheel: float) -> tuple[Point, Point, Point]:
+    """Return the front corners (left, right) of ``mine`` wheeled by ``wheel`` degrees and the way it then faces:
+    ``Formation.wheeled``'s, its pivot kept and the other corner turned, without building the formation."""
+    left, right = mine.front_corners()
+    way = facing_way((mine.facing + wheel) % 360.0)
+    width = mine.files * mine.slot_mm[0] / MM_PER_INCH
+    rx, ry = way[1], -way[0]
+    if wheel > 0:
+        return left, (left[0] + width * rx, left[1] + width * ry), way
+    return (right[0] - width * rx, right[1] - width * ry), right, way
+
+
+def _facing_reach(front: tuple[Point, Point], way: Point, side: tuple[Point, Point], tol: float) -> float:
+    """Return the least distance a front (its left and right corners) could go straight forward along ``way`` and
+    touch the segment ``side`` (within ``tol``), or ``NEVER`` when no forward move of it meets it: a bound worked out
+    in closed form, so that the wheels whose front can never come onto the Target Facing are passed over unmeasured."""
+    left, right = front
     rx, ry = way[1], -way[0]  # to the right of the way: along the front, left to right
     low = left[0] * rx + left[1] * ry - tol
     high = right[0] * rx + right[1] * ry + tol
@@ -204,13 +216,14 @@ def forward_charge(state: GameState, unit: Unit, target: Unit, named: float | No
     touching = frozenset(theirs)
     missed = touched = ""  # why no wheel brought its front onto the Target Facing; why none that did was taken
     for wheel in _wheels(named):
-        f = mine.wheeled(wheel) if wheel else mine
         arc = mine.wheel_distance(wheel)
-        way = facing_way(f.facing)
         if side is not None and (missed or touched):  # the words are the first wheel's: later ones only if taken
-            least = _facing_reach(f, way, side, tol)
+            left, right, way = _front_after(mine, wheel)
+            least = _facing_reach((left, right), way, side, tol)
             if least == NEVER or (touched and arc + least > reach + EPSILON):
                 continue
+        f = mine.wheeled(wheel) if wheel else mine
+        way = facing_way(f.facing)
         start = _members_after(members, mine, f, wheel, ranked)
         ahead = group_first_contact(start, way, bases)[0]
         if ahead == NEVER:
