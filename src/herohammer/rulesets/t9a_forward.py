@@ -134,7 +134,7 @@ def _facing_reach(front: tuple[Point, Point], way: Point, side: tuple[Point, Poi
     rx, ry = way[1], -way[0]  # to the right of the way: along the front, left to right
     low = left[0] * rx + left[1] * ry - tol
     high = right[0] * rx + right[1] * ry + tol
-    front = left[0] * way[0] + left[1] * way[1] - tol
+    line = left[0] * way[0] + left[1] * way[1] - tol  # how far forward the front stands
     (ax, ay), (bx, by) = side
     la, lb = ax * rx + ay * ry, bx * rx + by * ry
     fa, fb = ax * way[0] + ay * way[1], bx * way[0] + by * way[1]
@@ -148,9 +148,9 @@ def _facing_reach(front: tuple[Point, Point], way: Point, side: tuple[Point, Poi
         if s0 > s1:
             return NEVER
         ends = [fa + s * (fb - fa) for s in (s0, s1)]
-    if max(ends) < front:
+    if max(ends) < line:
         return NEVER  # all of the side the front could meet lies behind it
-    return max(0.0, min(ends) - front - tol)
+    return max(0.0, min(ends) - line - tol)
 
 
 def _members_after(members: Sequence[Model], mine: Formation, f: Formation, wheel: float,
