@@ -80,7 +80,7 @@ def test_the_second_target_flees_too_and_the_charger_charges_the_target_it_named
         reach = width * t + dx * math.sin(t) + dy * math.cos(t)
         assert phi == 17 and 4 + 12 < reach
         assert dict(events[3].data)["outcome"] == "second_target" and dict(events[4].data)["outcome"] == "failed_left"
-        assert f"reaches it {reach:.2f}\" away after a {phi} degree wheel, beyond" in events[4].message
+        assert f"orcs fails its charge (16\" < {reach:.2f}\")" in events[4].message
         assert g.state.unit("guards").alive and g.state.unit("spears").has(Status.FLEEING)
         g.undo()
         assert g.state is fled or g.state == fled

@@ -826,9 +826,13 @@ class ChargeRules(JoinRules):
         if out:
             rules.append("t9a.charge-out.own-rate")
         arc, way, wheel = 0.0, state, action.wheel
-        ahead = forward_charge(state, unit, target, wheel, rate + MAX_CHARGE_BONUS,
-                               {u.id for u in state.combined(unit.id)}, bool(action.fly), not flees) \
+        combined = {u.id for u in state.combined(unit.id)}
+        ahead = forward_charge(state, unit, target, wheel, rate + MAX_CHARGE_BONUS, combined, bool(action.fly),
+                               not flees) \
             if forward_charger(given.unit(action.unit), out) else None  # with a front, as declared (t9a_forward)
+        if isinstance(ahead, str) and flees:  # fled beyond the greatest Charge Range: how far it is all the same
+            further = forward_charge(state, unit, target, wheel, math.inf, combined, bool(action.fly), False)
+            ahead = further if isinstance(further, ForwardCharge) else ahead
         if isinstance(ahead, ForwardCharge):
             wheel = ahead.wheel or None
         if wheel is not None and not out:  # the one wheel of the charge move (published.t9a-wheel)
