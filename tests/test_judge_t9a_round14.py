@@ -8,6 +8,8 @@ clause cited, and the exact odds held to brute force.
 
 from __future__ import annotations
 
+import math
+
 from fractions import Fraction
 from typing import Any
 
@@ -44,7 +46,8 @@ def kinds(events: list[Any]) -> list[str]:
 @pytest.mark.rule(REDIRECT, FLEE)
 def test_the_second_target_flees_too_and_the_charger_charges_the_target_it_named() -> None:
     """Spearmen flee 2", the test (5 on Ld 7) passes, the Guards flee too (6"): the orcs charge the one they named
-    before the Charge Range roll, the Spearmen (caught at 12.22") or, named or by default, the Guards."""
+    before the Charge Range roll, the Spearmen (caught at 12.22") or, named or by default, the Guards (since session 48 out of reach where they fled:
+    the orcs' Charge Move wheels, then goes forwards)."""
     g = _two_targets()
     before = g.state
     ruling = g.check({**BOTH_FLEE, "if_both_flee": "spears"})
@@ -58,11 +61,29 @@ def test_the_second_target_flees_too_and_the_charger_charges_the_target_it_named
     reloads(g)
     g.undo()
     assert g.state is before
+    # Session 48: the orcs' Charge Move goes forwards after at most one Wheel (published.t9a-charge). The Guards fled
+    # 6" to a front at y = 14.75 (x 42.93 to 46.86, still facing up): the orcs' front (y = 30, x 33.54 to 38.46, facing
+    # down) must wheel left about its corner (38.46, 30) until that corner's line passes inside the Guards' front end,
+    # atan(4.47 / 15.25) = 16.3 degrees: 17, its arc 4.92" * 17 degrees and then 4.47 sin 17 + 15.25 cos 17 forward:
+    # 17.35", beyond 4" + 12". Until then the straight 15.90" to the corner was caught with 16".
+    fled = g.state
+    width, corner = 5 * 25 / 25.4, (38.46, 30.0)
     for named in ({"if_both_flee": "guards"}, {}):
         events = g.apply({**BOTH_FLEE, **named}, ScriptedDice([1, 1, 2, 3, 3, 3, 6, 6]))
-        assert dict(events[3].data)["outcome"] == "second_target" and "reaches guards" in events[4].message
-        assert not g.state.unit("guards").alive and g.state.unit("spears").has(Status.FLEEING)
+        front = g.state.unit("guards").formation
+        assert front is not None and front.facing == 0
+        end = front.front_corners()[0]
+        dx, dy = end[0] - (36 + width / 2), 30 - end[1]
+        assert abs(corner[0] - (36 + width / 2)) < 0.01 and (dx, dy) == pytest.approx((4.47, 15.25), abs=0.01)
+        phi = math.ceil(math.degrees(math.atan(dx / dy)))
+        t = math.radians(phi)
+        reach = width * t + dx * math.sin(t) + dy * math.cos(t)
+        assert phi == 17 and 4 + 12 < reach
+        assert dict(events[3].data)["outcome"] == "second_target" and dict(events[4].data)["outcome"] == "failed_left"
+        assert f"orcs fails its charge (16\" < {reach:.2f}\")" in events[4].message
+        assert g.state.unit("guards").alive and g.state.unit("spears").has(Status.FLEEING)
         g.undo()
+        assert g.state is fled or g.state == fled
 
 
 @pytest.mark.rule(REDIRECT, FLEE)

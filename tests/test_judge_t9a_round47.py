@@ -83,9 +83,11 @@ def _askew(x: float = 35.0, orcs_x: float = 36.0, terrain: list[dict[str, Any]] 
 
 
 def _right_corner(x: float, facing: float = ASKEW) -> float:
-    """The x of the Spearmen's right front corner, the part of them that reaches the orcs' front first: a straight
-    move up the table keeps it."""
-    return x + math.cos(math.radians(facing)) * HALF
+    """The x where the Spearmen's right front corner, the part of them that reaches the orcs' front first, meets the
+    line y = 34: since session 48 their Charge Move goes forwards (published.t9a-charge), along their facing, up and
+    to the left (until then the shortest straight way, straight up, kept its x)."""
+    t = math.radians(facing)
+    return x + math.cos(t) * HALF - math.tan(t) * (34 - (26 + math.sin(t) * HALF))
 
 
 def _charge(g: Any, unit: str = "spears", dice: list[int] | None = None) -> str:
@@ -113,9 +115,9 @@ def test_askew_spearmen_align_about_the_corner_that_touched_and_their_whole_fron
     # Front Facing is parallel to the Facing it contacted. The Spearmen's right front corner reaches the orcs' front
     # (the line y = 34) first; turned about it they face 0 degrees (straight at the orcs, who face 180), that corner
     # kept where it touched and their front along y = 34, so every Spearman of the front rank (s0-s4) touches the
-    # five orcs (their front 33.54" to 38.46"), where before only the corner's did. The orcs are not moved. An undo
+    # five orcs (their front 31.54" to 36.46"), where before only the corner's did. The orcs are not moved. An undo
     # puts them back askew; the charge made again, saved and loaded, gives the Melee phase its fight.
-    g = reloading_game(_askew(x=36.0, orcs=5))
+    g = reloading_game(_askew(x=36.0, orcs=5, orcs_x=34.0))  # session 48: orcs 2" left, where the forward move goes
     before = g.state
     said, rules = _charge(g)
     assert "spears charges orcs" in said and CHARGE_ARC in rules and "aligns" in said, said
@@ -150,8 +152,11 @@ def test_a_square_charge_turns_no_one_and_says_nothing_of_an_align_move() -> Non
 
 
 # -- 2. the charged unit is aligned instead ------------------------------------------------------------------------------
-#: A block of Impassable Terrain just left of the askew Spearmen's way, where their left end stands once aligned.
-ROCK = {"id": "rock", "kind": "blocking", "polygon": [[32.5, 33.2], [32.97, 33.2], [32.97, 33.9], [32.5, 33.9]]}
+#: A block of Impassable Terrain just left of the askew Spearmen's way, where their left end stands once aligned: their
+#: forward move (session 48) ends with their left front corner at (31.09, 32.98), the rock beyond it, and aligned it
+#: would stand at x = 34.89 - 3.94 = 30.96, in the rock (moved for session 48's forward move: until then it stood
+#: at 32.5 to 32.97, where their way forwards now runs).
+ROCK = {"id": "rock", "kind": "blocking", "polygon": [[30.7, 33.7], [30.99, 33.7], [30.99, 33.95], [30.7, 33.95]]}
 
 
 @pytest.mark.rule(CHARGE_ARC, CHARGE)
@@ -163,10 +168,13 @@ def test_where_the_charger_cannot_align_the_charged_unit_is_turned_to_it(where: 
     # properly, for example due to interfering Terrain ..., players may rotate the Charged unit so that the Charged
     # unit's contacted Facing and the Charging unit's Front Facing are parallel": the orcs turn 15 degrees about the
     # same corner (to face 195), the Spearmen keep their facing and place.
+    # (session 48: the orcs stand at x = 34, a unit left of the Spearmen, so the corner that touches, at 34.89, is
+    # well inside their front; the table edge case at x = 3.95, where the forward move ends with the left front corner
+    # 0.04" on the table and aligned it would hang 0.09" off it)
     if where == "terrain":
-        x, orcs_x, terrain = 35.0, 36.0, [ROCK]
-    else:  # shifted left until the aligned left edge hangs 0.04" off the table
-        x, orcs_x, terrain = 35.0 - 33.0, 36.0 - 33.0, None
+        x, orcs_x, terrain = 35.0, 34.0, [ROCK]
+    else:  # shifted left until the aligned left edge hangs off the table
+        x, orcs_x, terrain = 3.95, 2.95, None
     data = _askew(x=x, orcs_x=orcs_x, terrain=terrain)
     g = reloading_game(data)
     said, rules = _charge(g)
@@ -193,7 +201,7 @@ def test_an_engaged_charged_unit_is_never_turned_and_no_align_move_is_made() -> 
     # The rock bars the Spearmen's align; the orcs are already Engaged with an elf Champion at their rear: "Units can
     # never be moved if they are already Engaged in Combat". Neither turns, the charge stands as it touched, and the
     # event says why; both units keep their facings.
-    data = _askew(terrain=[ROCK], orc_status=["engaged"])
+    data = _askew(orcs_x=34.0, terrain=[ROCK], orc_status=["engaged"])
     data["sides"]["elves"].append({"id": "champ", "status": ["engaged"], "models": [
         {"name": "Champ", "profile": STILL_SPEAR, "base": [20, 20], "at": [36.0, 34 + 25 / MM + 10 / MM],
          "facing": 180}]})
@@ -210,8 +218,10 @@ def test_an_engaged_charged_unit_is_never_turned_and_no_align_move_is_made() -> 
 def test_where_neither_unit_can_be_turned_the_charge_stands_as_it_touched() -> None:
     # The rock bars the Spearmen; a second rock beside the orcs' left end (clear of them as they stand) bars their turn
     # (their left end swings down and left into it). No unit turns: the event names both reasons.
-    second = {"id": "boulder", "kind": "blocking", "polygon": [[33.9, 34.0], [34.45, 34.0], [34.45, 34.5], [33.9, 34.5]]}
-    g = reloading_game(_askew(terrain=[ROCK, second]))
+    # (session 48: the orcs at x = 34, turning 15 degrees about (34.89, 34), their left end swings down from 32.52 to
+    # 32.35-32.60 as it goes; the boulder stands there, 0.02" left of them as they stand)
+    second = {"id": "boulder", "kind": "blocking", "polygon": [[32.36, 34.05], [32.5, 34.05], [32.5, 34.3], [32.36, 34.3]]}
+    g = reloading_game(_askew(orcs_x=34.0, terrain=[ROCK, second]))
     before = g.state
     said, rules = _charge(g)
     assert "spears charges orcs" in said and CHARGE_ARC in rules and "neither" in said and "no Align move" in said, said

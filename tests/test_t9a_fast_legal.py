@@ -23,7 +23,7 @@ from herohammer.actions import Action, parse_action
 from herohammer.errors import HerohammerError
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
-from herohammer.rulesets import t9a, t9a_charges, t9a_joins, t9a_moves
+from herohammer.rulesets import t9a, t9a_charges, t9a_forward, t9a_joins, t9a_moves
 from herohammer.rulesets.base import PLACING, Ruleset
 from herohammer.scenario import read_data, state_from_data
 from herohammer.state import GameState, Phase
@@ -234,21 +234,25 @@ def _charge_positions(name: str, rng: random.Random, count: int) -> list[GameSta
 
 @pytest.mark.parametrize("name", [n for n in EXAMPLES if n != "t9a_captain_joins_spearmen.yaml"])
 def test_a_charge_whose_way_is_screened_rules_as_the_contact_move_measured_against_everyone(name: str) -> None:
-    """``charge_way_clear`` skips the contact move when nothing but the target stands within its reach, and
-    ``path_problem`` does not measure the ends against the target it touches: the rulings are those of the
-    contact move worked out and every end and path measured against every unit (the screen and the skip off)."""
+    """``charge_way_clear`` skips the contact move when nothing but the target stands within its reach (and
+    ``t9a_forward._way_clear`` the forward move's measuring, session 48), and ``path_problem`` does not measure the
+    ends against the target it touches: the rulings are those of the contact move worked out and every end and path
+    measured against every unit (the screens and the skip off)."""
     rng = random.Random(name)
     fast = get_ruleset("t9a")
     clear = way_blocked = screened = 0
     real = t9a_charges.charge_way_clear
+    real_forward = t9a_forward._way_clear
     for state in _charge_positions(name, rng, 40):
         every = [a for a in _every_candidate(fast, state) if a.do == "charge"]
         with pytest.MonkeyPatch.context() as patch:
             calls: list[bool] = []
             patch.setattr(t9a_charges, "charge_way_clear", lambda *args: calls.append(real(*args)) or calls[-1])
+            patch.setattr(t9a_forward, "_way_clear", lambda *args: calls.append(real_forward(*args)) or calls[-1])
             cheap = [fast.judge(state, a).ruling for a in every]
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(t9a_charges, "charge_way_clear", lambda *args: False)
+            patch.setattr(t9a_forward, "_way_clear", lambda *args: False)
             patch.setattr(t9a_charges, "CONTACT_OVERLAP_SLACK", -1.0)
             whole = [fast.judge(state, a).ruling for a in every]
         assert cheap == whole

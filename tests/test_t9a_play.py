@@ -444,32 +444,48 @@ def test_a_wheel_may_swing_over_the_table_edge_if_every_model_ends_on_the_table(
 
 @pytest.mark.rule(WHEEL, "published.t9a-charge")
 def test_a_charge_wheels_once_around_what_blocks_its_straight_way() -> None:
+    # Session 48: a unit's Charge Move goes forwards after at most one Wheel (published.t9a-charge), no longer the
+    # shortest straight way (until then refused here for the guard across that way, and legal with a named 20 degree
+    # wheel, 1.37" of arc and 12.33" straight on at a slant). The Spearmen's front (34.03 to 37.97, y = 20) passes
+    # right of the orcs' front (23.54 to 28.46, y = 31): wheeling left about their left front corner L = (34.03, 20),
+    # that corner's forward line passes inside the orcs' right corner C = (28.46, 31) from atan(5.57 / 11) = 26.9
+    # degrees: 27, arc 3.94" * 27 degrees = 1.86", then C meets their front after (L - C) . (sin, cos) = 12.33": 14.19",
+    # the corner's way passing 0.6" right of the guard. Named 20, the front passes the orcs by: refused.
+    import math
+    width = 5 * 20 / 25.4
+    lx, ly, cx, cy = 36 - width / 2, 20.0, 26 + 2.5 * 25 / 25.4, 31.0
+    least = math.ceil(math.degrees(math.atan((lx - cx) / (cy - ly))))
+    t = math.radians(least)
+    reach = width * t + (lx - cx) * math.sin(t) + (cy - ly) * math.cos(t)
+    assert least == 27 and 14 < reach < 15
     g = _wheel_game(phase="charge", guard_at=(30.5, 25.0), orcs_at=(26, 31))
     straight = {"do": "charge", "unit": "spears", "target": "orcs"}
-    refused(g, straight, "published.t9a-charge")
-    assert "guard" in g.check(straight).reason
-    wheel = {**straight, "wheel": 20}
+    ruling = g.check(straight)
+    assert ruling.legal and f"wheeling {least} degrees" in ruling.reason and f"{reach:.2f}\"" in ruling.reason, ruling
+    refused(g, {**straight, "wheel": 20}, "published.t9a-charge")
+    assert "meets no model of it" in g.check({**straight, "wheel": 20}).reason
+    wheel = {**straight, "wheel": least}
     ruling = g.check(wheel)
-    assert ruling.legal and WHEEL in ruling.rules and "13.70\"" in ruling.reason  # 1.37" arc + 12.33" straight
+    assert ruling.legal and WHEEL in ruling.rules and f"{reach:.2f}\"" in ruling.reason
     far = {**straight, "wheel": 150}  # the 2022 Charge Move: "a Wheel may not exceed 90" (round 47; its arc, 10.31",
     refused(g, far, WHEEL)  # and the way left were beyond 5" + 12" too)
     assert "at most 90 degrees in its Charge Move, not 150" in g.check(far).reason
     assert "published.t9a-charge" in g.check(far).rules
     assert "not -91" in g.check({**straight, "wheel": -91}).reason
     assert "at most 90" not in g.check({**straight, "wheel": 90}).reason  # 90 itself is a wheel it may make
-    hit = g.apply(wheel, ScriptedDice([5, 4]))  # 5 + 9 = 14 >= 13.70
+    hit = g.apply(wheel, ScriptedDice([5, 5]))  # 5 + 10 = 15 >= 14.19
     assert dict(hit[-1].data)["outcome"] == "charged" and WHEEL in hit[-1].rules
     spears = g.state.unit("spears")
     # round 47: once in contact the Spearmen make the Align move (published.t9a-charge-arc), turning from the wheel's
-    # 20 degrees back to 0, flush with the orcs' front (they face 180)
+    # 27 degrees back to 0, flush with the orcs' front (they face 180)
     assert spears.has(Status.ENGAGED) and spears.formation is not None and spears.formation.facing == 0
     from herohammer.geometry import group_distance
     assert group_distance(spears.placed, g.state.unit("orcs").placed) < 0.02
     same_rulings(g, reload(g))
     miss = _wheel_game(phase="charge", guard_at=(30.5, 25.0), orcs_at=(26, 31))
-    events = miss.apply(wheel, ScriptedDice([4, 4]))  # 13 < 13.70: the Failed Charge move (4") wheels, then on
+    events = miss.apply(wheel, ScriptedDice([4, 4]))  # 13 < 14.19: the Failed Charge move (4") wheels, then on
     assert dict(events[-1].data)["outcome"] == "failed_left"
-    assert miss.state.unit("spears").formation.facing == 20  # type: ignore[union-attr]
+    assert miss.state.unit("spears").formation.facing == least  # type: ignore[union-attr]
     reload(miss)
 
 

@@ -84,8 +84,8 @@ def first_contact(mover: Placed, way: Point, other: Placed, gap: float, limit: f
     bound = mover.base.reach_inches + other.base.reach_inches + gap
     if _ray_circle(mover.at, way, other.at, bound) >= limit:
         return NEVER  # the bounding circles do not come within the gap on the way looked at
-    if math.dist(mover.at, other.at) < bound and distance(mover, other) < gap:
-        return 0.0
+    if gap > 0.0 and math.dist(mover.at, other.at) < bound and distance(mover, other) < gap:
+        return 0.0  # (no base is nearer than 0: with no gap, never; a charge's first contact asks often)
     mine, r_mine = _shape(mover)
     theirs, r_theirs = _shape(other)
     reach = r_mine + r_theirs + gap

@@ -32,7 +32,7 @@ from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined
                         rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unit_centre, unit_rates)
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
 from .t9a_align import aligned
-from .t9a_forward import forward_charge, ForwardCharge, MOST_WHEEL, single_charger
+from .t9a_forward import forward_charge, ForwardCharge, forward_charger, MOST_WHEEL
 from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
                         WHEEL_RULE, wheeled)
@@ -64,7 +64,7 @@ FLED = "fled"
 STOP_PRECISION = 0.001
 
 
-#: What a charge's ruling says of the wheel ``t9a_forward`` chose for a single model's charge named without one.
+#: What a charge's ruling says of the wheel ``t9a_forward`` chose for a charge named without one.
 _SMALLEST = ", the smallest that brings its front onto the Target Facing"
 
 
@@ -456,7 +456,7 @@ class ChargeRules(JoinRules):
                                  f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", *decl,
                                  *((WHEEL_RULE,) if arc else ()))
         wheel = action.wheel
-        if single_charger(state, unit, out):  # one model: forwards, after at most one Wheel (t9a_forward)
+        if forward_charger(unit, out):  # forwards, after at most one Wheel (t9a_forward)
             ahead = forward_charge(state, unit, target, action.wheel, adv + MAX_CHARGE_BONUS, own, bool(action.fly))
             if isinstance(ahead, str):
                 return self._no_forward_way(unit, target, action.wheel, ahead, decl)
@@ -498,14 +498,15 @@ class ChargeRules(JoinRules):
         return ("3D6, the lowest discarded (Swiftstride)" if swift else "2D6"), ((why,) if why else ())
 
     @staticmethod
-    @implements(CHARGE_RULE, WHEEL_RULE)
+    @implements(CHARGE_RULE, WHEEL_RULE, "published.t9a-move")
     def _no_forward_way(unit: Unit, target: Unit, wheel: float | None, why: str, decl: tuple[str, ...]) -> Ruling:
-        """Refuse a single model's charge whose forward move (``t9a_forward``) brings its front onto no model of the
+        """Refuse a charge whose forward move (``t9a_forward``) brings the charger's front onto no model of the
         Target Facing: after the wheel named, or after none and every wheel up to 90 degrees."""
         after = f" after its {wheel:g} degree wheel" if wheel is not None else ""
+        blocked = ("published.t9a-move",) if "no clear way" in why else ()  # what barred the way: the movement rule
         return Ruling.forbid(f"{unit.id} moving straight forward{after} {why}: a Charge Move goes forwards, after at "
                              f"most one Wheel, its front onto the Target Facing of {target.id}", *decl,
-                             *((WHEEL_RULE,) if wheel is not None else ()))
+                             *((WHEEL_RULE,) if wheel is not None else ()), *blocked)
 
     @implements(CHARGE_REACTIONS, STAND_AND_SHOOT, FLEE_REACTION, SHOOTING_WEAPONS)
     def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit,
@@ -587,7 +588,7 @@ class ChargeRules(JoinRules):
             dx, dy, movers = charge_contact(way, way.unit(unit.id), target, out)
         else:
             dx, dy = move
-            movers = [(m, (m.at[0] + dx, m.at[1] + dy)) for m in way.unit(unit.id).models]
+            movers = [(m, (m.at[0] + dx, m.at[1] + dy)) for m in contact_models(way, way.unit(unit.id), out)]
         host = host_of(state, unit)
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
@@ -857,8 +858,13 @@ class ChargeRules(JoinRules):
         if out:
             rules.append("t9a.charge-out.own-rate")
         arc, way, wheel = 0.0, state, action.wheel
-        ahead = forward_charge(state, unit, target, wheel, rate + MAX_CHARGE_BONUS, {unit.id}, bool(action.fly)) \
-            if single_charger(given, given.unit(action.unit), out) else None  # as declared: one model (t9a_forward)
+        combined = {u.id for u in state.combined(unit.id)}
+        ahead = forward_charge(state, unit, target, wheel, rate + MAX_CHARGE_BONUS, combined, bool(action.fly),
+                               not flees) \
+            if forward_charger(given.unit(action.unit), out) else None  # with a front, as declared (t9a_forward)
+        if isinstance(ahead, str) and flees:  # fled beyond the greatest Charge Range: how far it is all the same
+            further = forward_charge(state, unit, target, wheel, math.inf, combined, bool(action.fly), False)
+            ahead = further if isinstance(further, ForwardCharge) else ahead
         if isinstance(ahead, ForwardCharge):
             wheel = ahead.wheel or None
         if wheel is not None and not out:  # the one wheel of the charge move (published.t9a-wheel)
@@ -895,8 +901,8 @@ class ChargeRules(JoinRules):
                 turn = f" wheeling {wheel:g} degrees ({arc:.2f}\"{_SMALLEST})"
             if arc:
                 rules.append(WHEEL_RULE)
-            # the Target Facing is read where the charger's front stood as its Charge Move began: before a single
-            # model's wheel (t9a_forward); a unit's, as until round 50, after its wheel
+            # the Target Facing is read where the charger's front stood as its Charge Move began, before its wheel
+            # (t9a_forward); a character charging out, straight in, where he stood
             new, align = aligned(new, unit.id, host_of(state, state.unit(target.id)).id, state if move else way)
             if align:
                 rules.append(CHARGE_ARC)
@@ -904,6 +910,9 @@ class ChargeRules(JoinRules):
                                         f"{reach:.2f}\"{align}", rules, dice, start, CHARGED, skip)]
         gap = reach if (arc or move) and reach < math.inf else \
             group_distance(unit.placed if out else placed_all(state, unit), target.placed)
+        short = f"{roll.range}\" < {gap:.2f}\""
+        if isinstance(ahead, str):  # no Charge Move reaches it within the greatest Charge Range: say why, not a gap
+            short = f"{roll.range}\": moving forwards after at most one Wheel, it {ahead}"
         dx, dy = move if move is not None else charge_contact(state, unit, target, out)[:2]
         model = unit.models[0]
         rules.append("t9a.charge-out.failure" if out else FAILED_CHARGE)  # a unit's: the general rule
@@ -931,7 +940,7 @@ class ChargeRules(JoinRules):
             new = shift_unit(state, unit, dx, dy)
             new = new.replace_units(*(u.with_status(Status.FAILED_CHARGE) for u in
                                       [new.unit(unit.id).with_status(Status.CHARGED), *charged_with(new, unit.id, out)]))
-            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and {moves}"
+            return new, [*events, event(f"{unit.id} fails its charge ({short}) and {moves}"
                                         f"{NOT_SHAKEN}", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
         end = Placed(model.base, to, model.facing)
@@ -941,12 +950,12 @@ class ChargeRules(JoinRules):
             rules.append(FAILED_CHARGE)  # what it tells of Shaken (NOT_SHAKEN)
             new = detach(state, unit, to)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED, Status.FAILED_CHARGE))
-            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), {moves} and "
+            return new, [*events, event(f"{unit.id} fails its charge ({short}), {moves} and "
                                         f"leaves {host.id}{NOT_SHAKEN}", rules, dice, start, FAILED_LEFT, skip)]
         members = [state.unit(host.id), *state.joined_to(host.id)]
         new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
         new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED, Status.FAILED_CHARGE))
-        return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
+        return new, [*events, event(f"{unit.id} fails its charge ({short}); its {roll.failed_move}\" "
                                             f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the "
                                             "unit is Shaken until the end of the player turn", rules, dice, start,
                                             FAILED_STAYED, skip)]

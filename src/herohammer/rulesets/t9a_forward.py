@@ -1,29 +1,33 @@
-"""The 9th Age: the Charge Move of a single-model charger, forwards after at most one Wheel (published.t9a-charge).
+"""The 9th Age: the Charge Move, forwards after at most one Wheel (published.t9a-charge).
 
 The 2022 text (Charge Move): "The unit can move forwards an unlimited distance. A single Wheel can be performed during
 the move (a Wheel may not exceed 90)"; "The Front Facing of the Charging unit must contact the" Target Facing, the
 Facing of the charged unit in whose Arc the centre of the charger's front stands.  Until round 50 every charger took
 the shortest straight way to its target (``t9a_moves.charge_contact``), so a lone character whose forward way passed
-behind a unit slid sideways onto its corner (round 49).  This module moves a single model (a lone character, a last
-survivor, a unit of one) the text's way: the wheel named, or else the smallest wheel in whole degrees that works, then
-straight forward until its base first touches the target's.  Units of several models and a character charging out of
-his unit (seed 002: "in base contact with his target") keep the straight way; so the hot paths of a unit's charge do
-not reach this module.  A link of the 9th Age chain just above ``t9a_moves``.
+behind a unit slid sideways onto its corner (round 49); until session 48 a unit of several models (and a unit with a
+character in it) still did, so a charge at an angle could be ruled in range where the wheel and the forward move are
+not.  This module moves every charger with a front (a lone character, a last survivor, a ranked unit with its
+characters) the text's way: the wheel named, or else the smallest wheel in whole degrees that works, then straight
+forward until one of its bases first touches one of the target's.  A character charging out of his unit (seed 002:
+"in base contact with his target") and an unranked unit of several models keep the straight way.  The hot path, a
+target straight ahead, costs one closed-form first contact and a box test of the way.  A link of the 9th Age chain
+just above ``t9a_moves``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..catalogue import implements
 from ..charging import CHARGE_RULE
-from ..geometry import EPSILON, Placed, Point, segment_distance
+from ..formations import Formation
+from ..geometry import EPSILON, group_extent, MM_PER_INCH, Placed, Point, segment_distance
 from ..state import GameState
 from ..swept_contact import NEVER, group_first_contact
-from ..units import Unit
-from .t9a_units import CHARGE_ARC, formation_of, host_of
+from ..units import Model, Unit
+from .t9a_units import CHARGE_ARC, formation_of, host_of, member_models, placed_all
 from .t9a_moves import path_problem, wheel_problem, WHEEL_RULE, wheeled
 
 #: The greatest Wheel (degrees) a Charge Move may make (2022 text, Charge Move: "a Wheel may not exceed 90").
@@ -35,7 +39,7 @@ ON_FACING = 1e-6
 
 @dataclass(frozen=True)
 class ForwardCharge:
-    """A single model's Charge Move: its wheel (degrees, positive turns left; 0 for none), what the wheel costs of the
+    """A Charge Move: its wheel (degrees, positive turns left; 0 for none), what the wheel costs of the
     move (inches), then how far it goes straight forward to contact, and the Target Facing it touches."""
 
     wheel: float
@@ -55,10 +59,10 @@ class ForwardCharge:
         return self.ahead * self.way[0], self.ahead * self.way[1]
 
 
-def single_charger(state: GameState, unit: Unit, out: bool) -> bool:
-    """Say whether a charger moves as one model (a lone character, a last survivor, a unit of one): not a character
-    charging out of his unit, nor a unit with a character in it."""
-    return not out and len(unit.models) == 1 and not state.joined_to(unit.id)
+def forward_charger(unit: Unit, out: bool) -> bool:
+    """Say whether a charger makes the text's Charge Move (forwards, after at most one Wheel): any with a front (a lone
+    model, a ranked unit with or without characters in it), not a character charging out of his unit (seed 002)."""
+    return not out and formation_of(unit) is not None
 
 
 def facing_way(facing: float) -> Point:
@@ -102,51 +106,147 @@ def target_facing(unit: Unit, target: Unit) -> str | None:
     return theirs.arc_of(mine.position)
 
 
+
+def _inset(f: Formation, models: Sequence[Model]) -> float:
+    """Return how far (inches) a base may stand inside its slot's edge: half what the slot exceeds the least base by,
+    where a character's wider base widened the slots of a unit (0 when every base fills its slot)."""
+    least = min(min(m.base.width_mm, m.base.depth_mm) for m in models)
+    return max(0.0, max(f.slot_mm) - least) / 2.0 / MM_PER_INCH
+
+
+def _front_after(mine: Formation, wheel: float) -> tuple[Point, Point, Point]:
+    """Return the front corners (left, right) of ``mine`` wheeled by ``wheel`` degrees and the way it then faces:
+    ``Formation.wheeled``'s, its pivot kept and the other corner turned, without building the formation."""
+    left, right = mine.front_corners()
+    way = facing_way((mine.facing + wheel) % 360.0)
+    width = mine.files * mine.slot_mm[0] / MM_PER_INCH
+    rx, ry = way[1], -way[0]
+    if wheel > 0:
+        return left, (left[0] + width * rx, left[1] + width * ry), way
+    return (right[0] - width * rx, right[1] - width * ry), right, way
+
+
+def _facing_reach(front: tuple[Point, Point], way: Point, side: tuple[Point, Point], tol: float) -> float:
+    """Return the least distance a front (its left and right corners) could go straight forward along ``way`` and
+    touch the segment ``side`` (within ``tol``), or ``NEVER`` when no forward move of it meets it: a bound worked out
+    in closed form, so that the wheels whose front can never come onto the Target Facing are passed over unmeasured."""
+    left, right = front
+    rx, ry = way[1], -way[0]  # to the right of the way: along the front, left to right
+    low = left[0] * rx + left[1] * ry - tol
+    high = right[0] * rx + right[1] * ry + tol
+    line = left[0] * way[0] + left[1] * way[1] - tol  # how far forward the front stands
+    (ax, ay), (bx, by) = side
+    la, lb = ax * rx + ay * ry, bx * rx + by * ry
+    fa, fb = ax * way[0] + ay * way[1], bx * way[0] + by * way[1]
+    if abs(lb - la) < 1e-12:  # the side runs along the way: one lateral place
+        if not low <= la <= high:
+            return NEVER
+        ends = [fa, fb]
+    else:
+        s0, s1 = sorted(((low - la) / (lb - la), (high - la) / (lb - la)))
+        s0, s1 = max(0.0, s0), min(1.0, s1)
+        if s0 > s1:
+            return NEVER
+        ends = [fa + s * (fb - fa) for s in (s0, s1)]
+    if max(ends) < line:
+        return NEVER  # all of the side the front could meet lies behind it
+    return max(0.0, min(ends) - line - tol)
+
+
+def _members_after(members: Sequence[Model], mine: Formation, f: Formation, wheel: float,
+                   ranked: bool) -> list[Placed]:
+    """Return where a charger's models stand after its wheel (the formation ``f``): each in its slot, as
+    ``t9a_moves.wheeled`` arranges them, worked out from the slots alone (no state built for a wheel not taken)."""
+    if not wheel:
+        return [m.placed for m in members]
+    if not ranked:  # a lone model: its formation is its base (``formation_of``)
+        return [Placed(members[0].base, f.slot_point(0), f.facing)]
+    points = f.slot_points
+    return [Placed(m.base, points[m.name], f.facing) if m.name in points else m.placed for m in members]
+
+
+def _way_clear(state: GameState, placed: Sequence[Placed], move: Point, own: set[str], theirs: set[str]) -> bool:
+    """Say whether a straight move of these bases surely meets nothing but the charged unit and keeps them on the
+    table, without measuring a base: no Impassable Terrain anywhere, and no other unit's box within the box that
+    holds the bases where they start and where they end."""
+    if any(t.kind == "blocking" for t in state.terrain):
+        return False
+    x0, y0, x1, y1 = group_extent(placed)
+    dx, dy = move
+    low_x, low_y, high_x, high_y = min(x0, x0 + dx), min(y0, y0 + dy), max(x1, x1 + dx), max(y1, y1 + dy)
+    if x0 + dx < 0.0 or y0 + dy < 0.0 or x1 + dx > state.table.width or y1 + dy > state.table.depth:
+        return False  # its ends' box reaches past the table edge: measure each base
+    margin = 1e-6 * (1.0 + max(-low_x, high_x, -low_y, high_y))
+    return not any(u.alive and u.id not in own and u.id not in theirs and (e := u.extent)[0] <= high_x + margin
+                   and low_x - margin <= e[2] and e[1] <= high_y + margin and low_y - margin <= e[3]
+                   for u in state.units)
+
+
 @implements(CHARGE_RULE, WHEEL_RULE, CHARGE_ARC)
 def forward_charge(state: GameState, unit: Unit, target: Unit, named: float | None, reach: float,
-                   own: set[str], fly: bool) -> ForwardCharge | str:
-    """Return a single model's Charge Move at ``target``, or why it has none.
+                   own: set[str], fly: bool, clear: bool = True) -> ForwardCharge | str:
+    """Return a charger's Charge Move at ``target`` (a single model, or a unit with its characters), or why it has none.
 
     With a wheel ``named``, that wheel then straight forward; without, the smallest whole-degree wheel (none first,
     then 1 degree left, 1 right, ... up to 90) whose forward move brings the charger's front onto the Target Facing
     within ``reach`` (its greatest Charge Range), its way clear: the wheel sweeps through no unit but the target nor
     Impassable Terrain (``wheel_problem``, unless it flies), and the forward move crosses and ends on none
-    (``path_problem``).  A Wheel turns the model about its own front corner (``Formation.wheeled``).
+    (``path_problem``).  A Wheel turns the charger about its front corner (``Formation.wheeled``); the forward move's
+    first contact is that of every base of the charger (its characters too) with every base of the charged unit (its
+    characters too), in closed form (``swept_contact.group_first_contact``).  A wheel whose front can never come onto
+    the Target Facing, or (once one was too far) not within ``reach``, is passed over unmeasured (``_facing_reach``):
+    the answer and its words are the same.  Not ``clear``: the way is not looked at (a unit that fled is caught when
+    the Charge Range reaches it; the charger then moves only if its way is clear, ``ChargeRules._caught``).
     """
     mine = formation_of(unit)
     if mine is None:
         return f"{unit.id} has no front to charge with"
     charged = host_of(state, target)
+    theirs = {u.id for u in state.combined(charged.id)}
     facing = target_facing(unit, charged)
     side = facing_side(charged, facing) if facing is not None else None
-    model = unit.models[0]
-    bases = [(p, 0.0) for p in target.placed]
+    members = [m for _, m in member_models(state, unit)]
+    ranked = unit.formation is not None
+    bases = [(p, 0.0) for p in placed_all(state, charged)]
+    tol = ON_FACING
+    if side is not None:  # a base standing inside a widened slot touches short of the slots' outline
+        them = formation_of(charged)
+        assert them is not None
+        tol += _inset(mine, members) + _inset(them, [m for _, m in member_models(state, charged)])
+    touching = frozenset(theirs)
     missed = touched = ""  # why no wheel brought its front onto the Target Facing; why none that did was taken
     for wheel in _wheels(named):
-        f = mine.wheeled(wheel) if wheel else mine
         arc = mine.wheel_distance(wheel)
+        if side is not None and (missed or touched):  # the words are the first wheel's: later ones only if taken
+            left, right, way = _front_after(mine, wheel)
+            least = _facing_reach((left, right), way, side, tol)
+            if least == NEVER or (touched and arc + least > reach + EPSILON):
+                continue
+        f = mine.wheeled(wheel) if wheel else mine
         way = facing_way(f.facing)
-        at = f.slot_point(0) if wheel else model.at
-        start = Placed(model.base, at, f.facing) if wheel else model.placed
-        ahead = group_first_contact([start], way, bases)[0]
+        start = _members_after(members, mine, f, wheel, ranked)
+        ahead = group_first_contact(start, way, bases)[0]
         if ahead == NEVER:
             missed = missed or "meets no model of it"
             continue
         if side is not None:
             front = tuple((c[0] + ahead * way[0], c[1] + ahead * way[1]) for c in f.front_corners())
-            if segment_distance(front[0], front[1], *side) > ON_FACING:
+            if segment_distance(front[0], front[1], *side) > tol:
                 missed = missed or f"touches it off its {facing} Facing, the Target Facing"
                 continue
         if arc + ahead > reach + EPSILON:
             after = f" after a {wheel:g} degree wheel" if wheel else ""
             touched = touched or f"reaches it {arc + ahead:.2f}\" away{after}, beyond its greatest Charge Range"
             continue
-        turned = wheeled(state, unit, wheel) if wheel else state
-        problem = None if fly or not wheel else wheel_problem(state, unit, wheel, own, frozenset({target.id}))
-        if problem is None:
-            end = (at[0] + ahead * way[0], at[1] + ahead * way[1])
-            problem = path_problem(turned, [(turned.unit(unit.id).models[0], end)], own, fly,
-                                   frozenset({target.id}), frozenset({target.id}))
+        move = (ahead * way[0], ahead * way[1])
+        if not clear:
+            return ForwardCharge(wheel, arc, ahead, facing or "", way)
+        problem = None if fly or not wheel else wheel_problem(state, unit, wheel, own, touching)
+        if problem is None and (fly or not _way_clear(state, start, move, own, theirs)):
+            turned = wheeled(state, unit, wheel) if wheel else state
+            movers = [(m, (p.at[0] + move[0], p.at[1] + move[1]))
+                      for (_, m), p in zip(member_models(turned, turned.unit(unit.id)), start)]
+            problem = path_problem(turned, movers, own, fly, touching, touching)
         if problem is not None:
             after = f" after a {wheel:g} degree wheel" if wheel else ""
             touched = touched or f"has no clear way{after} ({problem})"

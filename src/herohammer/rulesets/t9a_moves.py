@@ -221,7 +221,11 @@ def wheel_problem(state: GameState, unit: Unit, degrees: float, own: set[str],
 
     Each model's sweep is the union of the hulls of its base at successive steps of the
     turn (every ``WHEEL_STEP_DEGREES``); ``may_touch`` units (a charge's target) may be met.
+    Where no other unit's box comes within the disc the bases turn in about the pivot, and no
+    Impassable Terrain stands anywhere, nothing is swept through and nothing is measured.
     """
+    if wheel_clear(state, unit, degrees, own, may_touch):
+        return None
     steps = max(1, math.ceil(abs(degrees) / WHEEL_STEP_DEGREES))
     frames = [wheeled(state, unit, degrees * k / steps) for k in range(steps + 1)]
     shapes: dict[str, list[shapely.Polygon]] = {}
@@ -239,6 +243,22 @@ def wheel_problem(state: GameState, unit: Unit, degrees: float, own: set[str],
             if swept.intersection(t.shape()).area > 1e-6:
                 return f"{name} would sweep through impassable terrain {t.id}"
     return None
+
+
+def wheel_clear(state: GameState, unit: Unit, degrees: float, own: set[str], may_touch: frozenset[str]) -> bool:
+    """Say whether a wheel surely sweeps through nothing, without a shape: every base turns within the disc about the
+    pivot (the front corner inside the turn) that reaches its farthest corner, and no other unit's box (but
+    ``may_touch``'s) meets that disc's box, nor any Impassable Terrain stand on the table."""
+    f = formation_of(unit)
+    if f is None or any(t.kind == "blocking" for t in state.terrain):
+        return False
+    left, right = f.front_corners()
+    px, py = left if degrees > 0 else right
+    r = max(math.hypot(m.at[0] - px, m.at[1] - py) + m.base.reach_inches for _, m in member_models(state, unit))
+    r += 1e-6 * (1.0 + abs(px) + abs(py) + r)
+    box = (px - r, py - r, px + r, py + r)
+    return not any(u.alive and u.id not in own and u.id not in may_touch and box_gap(box, u.extent) <= 0.0
+                   for u in state.units)
 
 
 def _swept(model: Model, to: Point) -> shapely.Polygon:
