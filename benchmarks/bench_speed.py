@@ -136,6 +136,19 @@ def q_t9a_turn_auto() -> tuple[str, bool]:
     return _digest(sorted((repr(o), c) for o, c, _ in result.counts)), result.meta["method"] == "compiled"
 
 
+def q_t9a_turn_engine() -> tuple[str, bool]:
+    """``simulate --method engine`` of the 9th Age whole-turn example, 2,000 runs (seed 1): what a designer's Monte
+    Carlo of a 9th Age turn costs a run (the charge, a spell, two volleys, the fight, its Break test and pursuit), the
+    counts digested so that the same seeds show the same games on both versions."""
+    from herohammer.scenario import read_data
+    from herohammer.simulate import simulate
+
+    path = ROOT / "examples" / "t9a_whole_turn.yaml"
+    plan = [json.loads(a) for a in re.findall(r"--action '([^']+)'", path.read_text(encoding="utf-8"))]
+    result = simulate(read_data(path), 2_000, 1, plan, "engine", str(path))
+    return _digest(sorted((repr(o), c) for o, c, _ in result.counts)), True
+
+
 def q_t9a_fight() -> tuple[str, bool]:
     """``odds action`` of the 9th Age whole-turn example's fight (the Captain and the orc warriors), a Break possible.
 
@@ -269,6 +282,8 @@ def _register() -> None:
     QUERIES["smite"] = ("odds action: Librarian's Smite at 10 Boyz + Nob (40k3)", q_odds("smite", ""))
     QUERIES["fight40k3"] = ("odds action: fight 10 + Chaplain vs 10 Boyz + Nob (40k3)", q_odds("fight", "40k3"))
     QUERIES["fight40k4"] = ("odds action: fight 10 + Chaplain vs 10 Boyz + Nob (40k4)", q_odds("fight", "40k4"))
+    QUERIES["t9a_turn_engine2000"] = ("simulate --method engine: the t9a whole-turn example, 2,000 runs",
+                                      q_t9a_turn_engine)
     QUERIES["t9a_fight"] = ("odds action: the t9a whole-turn example's fight, a Break possible (seed 1)",
                             q_t9a_fight)
     QUERIES["t9a_fight10"] = ("odds action: t9a fight 10 Spearmen + Hero vs 10 orcs, front to front",

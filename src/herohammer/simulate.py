@@ -50,7 +50,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, partial
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -73,7 +73,7 @@ from .rulings import Event, Ruling
 from .action_odds import wilson
 from .scenario import read_data, read_structured, scenario_notes, state_from_data
 from .state import GameState
-from .units import Status
+from .units import Status, Unit
 
 #: Action kinds the default policy takes, most preferred first.
 POLICY_KINDS = ("rally", "charge", "manifest", "assault", "fight", "shoot", "join")
@@ -307,17 +307,32 @@ def state_outcome(initial: GameState, final: GameState) -> Outcome:
     back, shaken) stay on it in the state, but a table counting it as falling back too read as a unit still there.
     """
     out: list[tuple[str, Value]] = []
-    for u in initial.units:
+    for u, wounds, (lost, hurt, gone, joined), statuses in initial.remember(_OUTCOME_LABELS,
+                                                                           partial(_outcome_labels, initial)):
         f = final.unit(u.id)
-        out.append((labels.models_lost(u.id), len(u.models) - len(f.models)))
-        out.append((labels.wounds_lost(u.id), sum(m.wounds_left for m in u.models) - sum(m.wounds_left for m in f.models)))
-        out.append((labels.destroyed(u.id), u.alive and not f.alive))
-        if u.is_character:
-            out.append((labels.joined(u.id), f.joined or "-"))
-        held = f.status if f.alive else frozenset()
-        for s in Status:
-            out.append((labels.status(u.id, s.value), s in held))
+        out.append((lost, len(u.models) - len(f.models)))
+        out.append((hurt, wounds - sum([m.wounds_left for m in f.models])))
+        out.append((gone, u.alive and not f.alive))
+        if joined:
+            out.append((joined, f.joined or "-"))
+        if f.alive:
+            held = f.status
+            out += [(label, s in held) for label, s in statuses]
+        else:
+            out += [(label, False) for label, _ in statuses]
     return tuple(out)
+
+
+_OUTCOME_LABELS = "outcome labels"
+
+
+def _outcome_labels(initial: GameState) -> tuple[tuple[Unit, int, tuple[str, str, str, str], tuple[tuple[str, Status], ...]], ...]:
+    """What ``state_outcome`` reads of the initial state, worked out once for all the runs from it: each unit, its
+    Wounds, its labels (a character's joined label; "" for others) and its status labels with their statuses."""
+    return tuple((u, sum(m.wounds_left for m in u.models),
+                  (labels.models_lost(u.id), labels.wounds_lost(u.id), labels.destroyed(u.id),
+                   labels.joined(u.id) if u.is_character else ""),
+                  tuple((labels.status(u.id, s.value), s) for s in Status)) for u in initial.units)
 
 
 def _default(key: str) -> Value:

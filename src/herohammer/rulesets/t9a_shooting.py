@@ -71,6 +71,10 @@ def moved_now(member: Unit, host: Unit) -> bool:
     return member.id != host.id and (host.has(Status.MOVED) or host.has(Status.MARCHED))
 
 
+#: The key ``ShootingPhase.shooters`` keeps its answer under on a state.
+_SHOOTERS = "t9a shooters"
+
+
 class ShootingPhase(Ruleset):
     """Rule on and resolve shooting in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
@@ -79,7 +83,15 @@ class ShootingPhase(Ruleset):
         """Return the shots a combined unit fires at a target and the notes on models that cannot fire.
 
         ``choice``: the shot's ``weapon`` (published.t9a-shooting-weapons), checked by ``weapon_choice_problem``.
+        Kept on the state (``HashOnce.remember``): the ruling and the resolution of one shot both ask it.
         """
+        chosen = tuple(sorted(choice.items())) if isinstance(choice, dict) else choice
+        shots, notes = state.remember((_SHOOTERS, host.id, target.id, chosen),
+                                      lambda: self._shooters(state, host, target, choice))
+        return list(shots), list(notes)
+
+    def _shooters(self, state: GameState, host: Unit, target: Unit,
+                  choice: WeaponChoice) -> tuple[tuple[Shot, ...], tuple[str, ...]]:
         shots: list[Shot] = []
         notes: list[str] = weapons_said(state, host, choice)
         aim = [m.placed for u in members(state, target.id) for m in u.models]
@@ -125,7 +137,7 @@ class ShootingPhase(Ruleset):
         if blind:
             notes.append(f"{', '.join(blind)} {'does' if len(blind) == 1 else 'do'} not see {target.id} and "
                          f"cannot shoot at it [{WHO_CAN_SHOOT}]")
-        return shots, notes
+        return tuple(shots), tuple(notes)
 
     @implements("published.t9a-panic", "published.t9a-charge")
     def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
