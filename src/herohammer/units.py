@@ -197,8 +197,10 @@ class Unit(HashOnce):
         return rule in self.rules
 
     def with_status(self, *add: Status, remove: tuple[Status, ...] = ()) -> Unit:
-        """Return the unit with statuses added and removed."""
-        return evolve(self, status=(self.status - frozenset(remove)) | frozenset(add))
+        """Return the unit with statuses added and removed (itself when that changes none: it keeps what it worked
+        out about itself, its places and box, for the states after)."""
+        status = (self.status - frozenset(remove)) | frozenset(add)
+        return self if status == self.status else evolve(self, status=status)
 
     @cached
     def placed(self) -> tuple[Placed, ...]:
