@@ -55,7 +55,8 @@ Considered and left: a plain unit's charge ruling does not say that a target wit
 it unasked (only a charge out's now does; the common charge looks at no volley while legal_actions lists it, kept for
 speed). legal_actions offers no move of the Spearmen whose sampled forward moves their own Hero (failed charge out,
 3" ahead) blocks, though a sideways move is legal: legal_actions samples moves, it does not list them all. A Stand and
-Shoot that wounds but does not slay a character charging out says "none slain" and not his wounds. A charge out never
+Shoot that wounds but does not slay a character charging out said "none slain" and not his wounds: now it says them
+too (after the round, ``ChargeRules`` in t9a_charges, checked in the first Stand and Shoot case). A charge out never
 wheels (refused: "a wheel is a unit's"), while a lone character's charge may; kept (published.t9a-wheel's decision: "a
 character charging out moves straight in").
 """
@@ -192,6 +193,9 @@ def test_stand_and_shoot_at_a_character_charging_out_is_ruled_by_his_own_rate_an
     events = far.apply(charge, ScriptedDice([5, 6, 1, 1, 1, 5, 6, 4, 1, 1, 2]))
     assert OUT_SNS in events[-1].rules and SUCCESS in events[-1].rules, events[-1]
     assert far.state.unit("hero").models[0].wounds_taken == 1 and len(far.state.unit("spears").models) == 10
+    # the wound that did not slay him is told with the shots (it said only "none slain" before)
+    hero = far.state.unit("hero").models[0]
+    assert f"none slain ({hero.name} takes 1 unsaved wound, {hero.wounds_left} Wound" in events[-1].message, events[-1]
 
 
 @pytest.mark.rule(OWN_RATE, OUT_SNS, SNS)

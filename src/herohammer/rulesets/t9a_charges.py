@@ -817,6 +817,10 @@ class ChargeRules(JoinRules):
             shots = said
             # what the shots did, told with them (round 31b: until then only the shots were told)
             said += f"; slain: {', '.join(dead)}" if dead else "; none slain"
+            if out and unsaved and not dead:  # a wound that does not slay him is told too (round 54 noticed it unsaid)
+                left = state.unit(unit.id).models[-1].wounds_left
+                said += (f" ({model.name} takes {unsaved} unsaved wound{'s' * (unsaved != 1)}, {left} "
+                         f"Wound{'s' * (left != 1)} left)")
             event = partial(_charge_event, note=said)
             if dead:
                 survivor = current(state, unit.id)
