@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -222,13 +223,18 @@ def test_upload_and_download_a_scenario(page: Page, capsys: pytest.CaptureFixtur
     page.fill("#action-json", json.dumps(charge))
     page.click("#json-check")
     expect(page.locator("#ruling")).to_have_attribute("data-state", "legal")
-    shown_rules = sorted(c.get_attribute("data-rule") or "" for c in page.locator("#ruling .rule").all())
+    # the ruling's own chips (a note's citation has chips of its own, under the note: the charge out's Stand and Shoot
+    # note cites t9a.charge-out.stand-and-shoot, which the ruling cites too)
+    shown_rules = sorted(c.get_attribute("data-rule") or "" for c in page.locator("#ruling > .rules > .rule").all())
+    noted = [c.get_attribute("data-rule") for c in page.locator("#ruling > .note .rule").all()]
     with page.expect_download() as info:
         page.click("#download")
     saved = tmp_path / info.value.suggested_filename
     info.value.save_as(saved)
     cli = cli_json(["check", str(saved), "--action", json.dumps(charge), "--json"], capsys)
     assert cli["legal"] is True and sorted(cli["rules"]) == shown_rules
+    cited = [re.search(r"\[([\w.\-]+(?:,\s*[\w.\-]+)*)\]\s*$", n) for n in cli["notes"]]
+    assert noted == [r.strip() for c in cited if c for r in c[1].split(",")] and noted, (noted, cli["notes"])
     assert saved.name == "demo_t9a_wizard_charges_out.yaml"
 
 
