@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 
+import pytest
 import shapely
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from herohammer.geometry import SWEEP_TOLERANCE, Base, Placed, disc_path_overlaps, overlaps, sweep_hits
+from herohammer.geometry import SWEEP_TOLERANCE, Base, Placed, disc_path_overlaps, distance, overlaps, sweep_hits
 
 near = st.floats(min_value=-4, max_value=4, allow_nan=False, allow_infinity=False)
 points = st.tuples(near, near)
@@ -239,3 +240,23 @@ def test_a_base_read_from_data_is_one_value_per_size() -> None:
     assert Base.parse(25) is Base.parse(25.0) == Base(25.0, 25.0)
     assert Base.parse([50, 25]) is Base.parse([50.0, 25.0]) != Base.parse(50)
     assert Base.parse([50, 25]).round is False
+
+
+rect_placed = st.builds(Placed, base=rect_bases, at=points, facing_deg=facings)
+
+
+@settings(max_examples=500, deadline=None)
+@given(rect_placed, rect_placed)
+def test_two_rectangles_are_as_far_apart_as_shapely_measures(a: Placed, b: Placed) -> None:
+    """``distance`` between rectangles, worked out from their corners and shadows without drawing them, is GEOS's
+    distance between their polygons (0 wherever they meet, crossing or one inside the other)."""
+    assert distance(a, b) == distance(b, a)
+    assert math.isclose(distance(a, b), float(a.footprint().distance(b.footprint())), rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_crossed_rectangles_with_no_corner_inside_the_other_meet() -> None:
+    long_way, across = Placed(Base.parse([100, 10]), (0.0, 0.0)), Placed(Base.parse([100, 10]), (0.0, 0.0), 90.0)
+    assert not any(overlaps(Placed(Base.parse(1), c), across) for c in long_way.corners)  # no corner inside
+    assert distance(long_way, across) == 0.0
+    assert distance(long_way, Placed(across.base, (0.0, 1.0), 90.0)) == 0.0  # still crossed, off centre
+    assert distance(long_way, Placed(across.base, (0.0, 3.0), 90.0)) == pytest.approx(3.0 - 50 / 25.4 - 5 / 25.4)

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _t9a import melee_scenario
-from herohammer.geometry import Base, Placed, distance
+from herohammer.geometry import Base, parallel_contact, Placed, distance
 from herohammer.rulesets.t9a_melee import _pursuit_reach, _pivoted
 from herohammer.rulesets.t9a_combat import members
 from herohammer.scenario import state_from_data
@@ -106,6 +106,61 @@ def test_the_contact_found_is_where_measuring_finds_it(mine: Base, theirs: Base,
         assert distance(_moved(mover, way, t + 1e-4), other) < gap
     for k in range(0, 50):  # and nowhere nearer along the way
         assert distance(_moved(mover, way, t * k / 50), other) > gap - 1e-9
+
+
+rectangles = st.sampled_from([SQUARE_20, SQUARE_25, CAVALRY])
+
+
+def _corners_and_sides(mover: Placed, way: tuple[float, float], other: Placed) -> float:
+    """The first touch of two rectangles by their corners and sides (every corner's ray against every side)."""
+    best = NEVER
+    for a, b, w in ((mover, other, way), (other, mover, (-way[0], -way[1]))):
+        corners = b.corners
+        for x, y in a.corners:
+            for i, (px, py) in enumerate(corners):
+                qx, qy = corners[(i + 1) % 4]
+                ex, ey = qx - px, qy - py
+                denom = w[0] * ey - w[1] * ex
+                if abs(denom) < 1e-12:
+                    continue
+                t = ((px - x) * ey - (py - y) * ex) / denom
+                s = ((px - x) * w[1] - (py - y) * w[0]) / denom
+                if t >= 0.0 and -1e-12 <= s <= 1.0 + 1e-12:
+                    best = min(best, t)
+    return best
+
+
+@settings(max_examples=400, deadline=None)
+@given(rectangles, rectangles, coordinate, coordinate, angle, st.integers(0, 3), angle)
+def test_rectangles_turned_alike_meet_where_their_corners_and_sides_do(mine: Base, theirs: Base, x: float, y: float,
+                                                                       facing: float, quarters: int,
+                                                                       heading: float) -> None:
+    """The two slabs of ``parallel_contact`` (a formation charging one it faces) find the touch every corner's ray
+    against every side finds, and measuring agrees: apart just before, touching there."""
+    mover = Placed(mine, (0.0, 0.0), facing)
+    other = Placed(theirs, (x, y + 8.0), (facing + 90.0 * quarters) % 360.0)
+    if distance(mover, other) <= 1e-6:
+        return
+    way = _way(heading)
+    t = parallel_contact(mover, way, other)
+    assert t is not None
+    assert first_contact(mover, way, other, 0.0) == t
+    expected = _corners_and_sides(mover, way, other)
+    if expected == NEVER:
+        assert t == NEVER
+        return
+    assert t == pytest.approx(expected, abs=1e-9)
+    assert distance(_moved(mover, way, t - 1e-6), other) > 0.0
+    assert distance(_moved(mover, way, t), other) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_rectangles_not_turned_alike_or_touching_are_left_to_the_corners() -> None:
+    mover = Placed(SQUARE_20, (0.0, 0.0))
+    assert parallel_contact(mover, (0.0, 1.0), Placed(SQUARE_20, (0.0, 5.0), 30.0)) is None  # turned otherwise
+    assert parallel_contact(mover, (0.0, 1.0), Placed(ROUND_32, (0.0, 5.0))) is None  # a disc
+    assert parallel_contact(mover, (0.0, 1.0), Placed(SQUARE_20, (20 / 25.4, 0.0))) is None  # touching already
+    assert parallel_contact(mover, (0.0, 1.0), Placed(SQUARE_20, (0.0, 5.0), 90.0)) == pytest.approx(5.0 - 20 / 25.4)
+    assert parallel_contact(mover, (1.0, 0.0), Placed(SQUARE_20, (0.0, 5.0))) == NEVER  # passes beside
 
 
 def test_a_mover_starting_within_the_gap_meets_at_once() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .geometry import Placed, Point, distance
+from .geometry import parallel_contact, Placed, Point, distance
 
 #: What "never" reads as: no contact along the whole ray.
 NEVER = math.inf
@@ -86,6 +86,8 @@ def first_contact(mover: Placed, way: Point, other: Placed, gap: float, limit: f
         return NEVER  # the bounding circles do not come within the gap on the way looked at
     if gap > 0.0 and math.dist(mover.at, other.at) < bound and distance(mover, other) < gap:
         return 0.0  # (no base is nearer than 0: with no gap, never; a charge's first contact asks often)
+    if gap == 0.0 and (parallel := parallel_contact(mover, way, other)) is not None:
+        return parallel if parallel < limit else NEVER  # two rectangles turned alike: two slabs
     mine, r_mine = _shape(mover)
     theirs, r_theirs = _shape(other)
     reach = r_mine + r_theirs + gap

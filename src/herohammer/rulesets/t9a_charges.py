@@ -20,8 +20,8 @@ from ..dice import Dice, rolls_made, rolls_since
 from ..errors import IllegalActionError
 from .. import movement
 from ..formations import WHO_CAN_SHOOT
-from ..geometry import (BASE_TOLERANCE, EPSILON, Placed, Point, distance, footprint_slack, group_distance, nearest_in_rows,
-                        unit_line_of_sight)
+from ..geometry import (BASE_TOLERANCE, box_gap, EPSILON, Placed, Point, distance, footprint_slack, group_distance,
+                        nearest_in_rows, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Status, Unit
@@ -448,20 +448,28 @@ class ChargeRules(JoinRules):
         models = contact_models(way, charger, out)
         placed = [m.placed for m in models]  # the charger's own models first
         slack = footprint_slack(placed, target.placed)  # rows charge_contact may move along, not only the nearest
-        rows = nearest_in_rows(placed[:len(charger.models)], target.placed, slack=slack)
-        nearest = min(row[0] for row in rows if row is not None)  # group_distance(charger.placed, target.placed)
-        gap = arc + nearest
-        if gap > adv + MAX_CHARGE_BONUS + EPSILON:
-            return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
-                                 f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", *decl,
-                                 *((WHEEL_RULE,) if arc else ()))
+        greatest = adv + MAX_CHARGE_BONUS
         wheel = action.wheel
         if forward_charger(unit, out):  # forwards, after at most one Wheel (t9a_forward)
-            ahead = forward_charge(state, unit, target, action.wheel, adv + MAX_CHARGE_BONUS, own, bool(action.fly))
+            # the straight gap only words a refusal: a forward move that reaches goes at least that far (no base moves
+            # further than the wheel's arc and the move), so it is measured when the boxes alone cannot rule it out
+            # and no forward move reaches (a charger's own models, as below; each tells why in its own words)
+            ahead: ForwardCharge | str = ""
+            if arc + box_gap(charger.extent, target.extent) <= greatest + EPSILON:
+                ahead = forward_charge(state, unit, target, action.wheel, greatest, own, bool(action.fly))
             if isinstance(ahead, str):
+                rows = nearest_in_rows(placed[:len(charger.models)], target.placed, slack=slack)
+                gap = arc + min(row[0] for row in rows if row is not None)
+                if gap > greatest + EPSILON:
+                    return self._beyond_range(unit, target, gap, arc, adv, decl)
                 return self._no_forward_way(unit, target, action.wheel, ahead, decl)
             gap, arc, wheel = ahead.reach, ahead.arc, ahead.wheel
         else:
+            rows = nearest_in_rows(placed[:len(charger.models)], target.placed, slack=slack)
+            nearest = min(row[0] for row in rows if row is not None)  # group_distance(charger.placed, target.placed)
+            gap = arc + nearest
+            if gap > greatest + EPSILON:
+                return self._beyond_range(unit, target, gap, arc, adv, decl)
             if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
                 rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
             pairs = contact_pairs(placed, target.placed, rows, slack)
@@ -488,6 +496,13 @@ class ChargeRules(JoinRules):
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
                             f"{adv}\" + {roll}{', flying' if action.fly else ''})", *rules, "published.t9a-charge-arc",
                             notes=notes)
+
+    @staticmethod
+    @implements(CHARGE_RULE)
+    def _beyond_range(unit: Unit, target: Unit, gap: float, arc: float, adv: float, decl: tuple[str, ...]) -> Ruling:
+        """Refuse a charge at a target further than the charger's greatest Charge Range (its Advance Rate and 12")."""
+        return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
+                             f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", *decl, *((WHEEL_RULE,) if arc else ()))
 
     @implements(SWIFTSTRIDE, "t9a.charge-out.own-rate")
     def _range_said(self, state: GameState, unit: Unit, out: bool) -> tuple[str, tuple[str, ...]]:

@@ -20,6 +20,8 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..catalogue import implements
 from ..charging import CHARGE_RULE
 from ..formations import Formation
@@ -72,15 +74,21 @@ def facing_way(facing: float) -> Point:
     return -math.sin(t), math.cos(t)
 
 
-def _wheels(named: float | None) -> Iterator[float]:
-    """The wheels to try: the one named, else none, then whole degrees outwards to 90, left before right."""
+def _wheels(named: float | None, mine: Formation, side: tuple[Point, Point] | None,
+            tol: float) -> Iterator[tuple[float, float]]:
+    """The wheels to try, each with a floor of what it costs (0: not worked out): the one named, else none, then
+    whole degrees outwards to 90, left before right, those whose front can never come onto the Target Facing
+    passed over (``_open_wheels``; without a Target Facing, every one)."""
     if named is not None:
-        yield named
+        yield named, 0.0
         return
-    yield 0.0
+    yield 0.0, 0.0
+    if side is not None:
+        yield from _open_wheels(mine, side, tol)
+        return
     for k in range(1, MOST_WHEEL + 1):
-        yield float(k)
-        yield float(-k)
+        yield float(k), 0.0
+        yield float(-k), 0.0
 
 
 def facing_side(target: Unit, facing: str) -> tuple[Point, Point] | None:
@@ -114,43 +122,42 @@ def _inset(f: Formation, models: Sequence[Model]) -> float:
     return max(0.0, max(f.slot_mm) - least) / 2.0 / MM_PER_INCH
 
 
-def _front_after(mine: Formation, wheel: float) -> tuple[Point, Point, Point]:
-    """Return the front corners (left, right) of ``mine`` wheeled by ``wheel`` degrees and the way it then faces:
-    ``Formation.wheeled``'s, its pivot kept and the other corner turned, without building the formation."""
-    left, right = mine.front_corners()
-    way = facing_way((mine.facing + wheel) % 360.0)
+def _open_wheels(mine: Formation, side: tuple[Point, Point], tol: float) -> list[tuple[float, float]]:
+    """Return the wheels after the first (1 degree left, 1 right, ... up to 90) whose front could still come onto the
+    Target Facing ``side`` going straight forward, in the order tried, each with the least it would then cost (the
+    wheel's arc and the forward move to the side's line, within ``tol``): a floor worked out in closed form for every
+    wheel at once, so that the wheels that can never do it are passed over unmeasured.
+
+    Each wheel turns the front about its inner corner (``Formation.wheeled``; the other corner swings out by the
+    front's width); the front then meets the side only where the side's stretch across the front's way lies ahead of
+    the front line.  The cost is a floor: the bases touch no earlier than the front's line reaches the side.
+    """
+    turns = np.arange(1, MOST_WHEEL + 1, dtype=float)
+    wheels = np.empty(2 * MOST_WHEEL)
+    wheels[0::2], wheels[1::2] = turns, -turns  # left before right, outwards
+    (left_x, left_y), (right_x, right_y) = mine.front_corners()
     width = mine.files * mine.slot_mm[0] / MM_PER_INCH
-    rx, ry = way[1], -way[0]
-    if wheel > 0:
-        return left, (left[0] + width * rx, left[1] + width * ry), way
-    return (right[0] - width * rx, right[1] - width * ry), right, way
-
-
-def _facing_reach(front: tuple[Point, Point], way: Point, side: tuple[Point, Point], tol: float) -> float:
-    """Return the least distance a front (its left and right corners) could go straight forward along ``way`` and
-    touch the segment ``side`` (within ``tol``), or ``NEVER`` when no forward move of it meets it: a bound worked out
-    in closed form, so that the wheels whose front can never come onto the Target Facing are passed over unmeasured."""
-    left, right = front
-    rx, ry = way[1], -way[0]  # to the right of the way: along the front, left to right
-    low = left[0] * rx + left[1] * ry - tol
-    high = right[0] * rx + right[1] * ry + tol
-    line = left[0] * way[0] + left[1] * way[1] - tol  # how far forward the front stands
+    angle = np.radians((mine.facing + wheels) % 360.0)
+    way_x, way_y = -np.sin(angle), np.cos(angle)
+    rx, ry = way_y, -way_x  # to the right of the way: along the front, left to right
+    left = wheels > 0  # a left wheel turns about the left corner, a right one about the right
+    from_x, from_y = np.where(left, left_x, right_x - width * rx), np.where(left, left_y, right_y - width * ry)
+    low = from_x * rx + from_y * ry - tol
+    high = low + width + 2.0 * tol
+    line = from_x * way_x + from_y * way_y - tol  # how far forward the front stands
     (ax, ay), (bx, by) = side
     la, lb = ax * rx + ay * ry, bx * rx + by * ry
-    fa, fb = ax * way[0] + ay * way[1], bx * way[0] + by * way[1]
-    if abs(lb - la) < 1e-12:  # the side runs along the way: one lateral place
-        if not low <= la <= high:
-            return NEVER
-        ends = [fa, fb]
-    else:
-        s0, s1 = sorted(((low - la) / (lb - la), (high - la) / (lb - la)))
-        s0, s1 = max(0.0, s0), min(1.0, s1)
-        if s0 > s1:
-            return NEVER
-        ends = [fa + s * (fb - fa) for s in (s0, s1)]
-    if max(ends) < line:
-        return NEVER  # all of the side the front could meet lies behind it
-    return max(0.0, min(ends) - line - tol)
+    fa, fb = ax * way_x + ay * way_y, bx * way_x + by * way_y
+    span = lb - la
+    along = np.abs(span) < 1e-12  # the side runs along the way: one lateral place
+    safe = np.where(along, 1.0, span)
+    s0, s1 = (low - la) / safe, (high - la) / safe
+    s0, s1 = np.maximum(0.0, np.minimum(s0, s1)), np.minimum(1.0, np.maximum(s0, s1))
+    s0, s1 = np.where(along, 0.0, s0), np.where(along, 1.0, s1)
+    near, far = fa + s0 * (fb - fa), fa + s1 * (fb - fa)
+    meets = np.where(along, (low <= la) & (la <= high), s0 <= s1) & (np.maximum(near, far) >= line)
+    least = width * np.radians(np.abs(wheels)) + np.maximum(0.0, np.minimum(near, far) - line - tol)
+    return [(float(w), float(c)) for w, c in zip(wheels[meets], least[meets])]
 
 
 def _members_after(members: Sequence[Model], mine: Formation, f: Formation, wheel: float,
@@ -194,7 +201,7 @@ def forward_charge(state: GameState, unit: Unit, target: Unit, named: float | No
     (``path_problem``).  A Wheel turns the charger about its front corner (``Formation.wheeled``); the forward move's
     first contact is that of every base of the charger (its characters too) with every base of the charged unit (its
     characters too), in closed form (``swept_contact.group_first_contact``).  A wheel whose front can never come onto
-    the Target Facing, or (once one was too far) not within ``reach``, is passed over unmeasured (``_facing_reach``):
+    the Target Facing, or (once one was too far) not within ``reach``, is passed over unmeasured (``_open_wheels``):
     the answer and its words are the same.  Not ``clear``: the way is not looked at (a unit that fled is caught when
     the Charge Range reaches it; the charger then moves only if its way is clear, ``ChargeRules._caught``).
     """
@@ -215,13 +222,10 @@ def forward_charge(state: GameState, unit: Unit, target: Unit, named: float | No
         tol += _inset(mine, members) + _inset(them, [m for _, m in member_models(state, charged)])
     touching = frozenset(theirs)
     missed = touched = ""  # why no wheel brought its front onto the Target Facing; why none that did was taken
-    for wheel in _wheels(named):
+    for wheel, least in _wheels(named, mine, side, tol):
         arc = mine.wheel_distance(wheel)
-        if side is not None and (missed or touched):  # the words are the first wheel's: later ones only if taken
-            left, right, way = _front_after(mine, wheel)
-            least = _facing_reach((left, right), way, side, tol)
-            if least == NEVER or (touched and arc + least > reach + EPSILON):
-                continue
+        if touched and least > reach + EPSILON:
+            continue  # the words are the first wheel's: a later one is only measured if it could be taken
         f = mine.wheeled(wheel) if wheel else mine
         way = facing_way(f.facing)
         start = _members_after(members, mine, f, wheel, ranked)
