@@ -61,6 +61,17 @@ class _Action(BaseModel):
         _set(action, "__pydantic_private__", None)
         return action
 
+    def updated(self, **values: Any) -> Self:
+        """Return the action with these fields changed, each already what validation would make of it: what
+        ``model_copy(update=...)`` gives, at a fraction of its cost (the 9th Age reads every charge it rules on through
+        ``named_now``, which fills in whether it flies)."""
+        action = _new(type(self))
+        _set(action, "__dict__", {**self.__dict__, **values})
+        _set(action, "__pydantic_fields_set__", self.__pydantic_fields_set__ | values.keys())
+        _set(action, "__pydantic_extra__", None)
+        _set(action, "__pydantic_private__", None)
+        return action
+
     def to_json(self) -> dict[str, Any]:
         """Return the action as the JSON object it was read from (defaults left out)."""
         return self.model_dump(mode="json", exclude_defaults=True) | {"do": self.do}  # type: ignore[attr-defined]

@@ -143,6 +143,11 @@ class Base:
         return self.width_mm / MM_PER_INCH / 2.0
 
     @cached
+    def half_sides(self) -> tuple[float, float]:
+        """Give a rectangle's half width and half depth in inches (``_half_sides`` unshrunk), worked out once."""
+        return self.width_mm / MM_PER_INCH / 2.0, self.depth_mm / MM_PER_INCH / 2.0
+
+    @cached
     def reach_inches(self) -> float:
         """Give the radius of the smallest circle about the centre holding the base (its half diagonal if square-cornered).
 
@@ -919,12 +924,12 @@ def parallel_contact(mover: Placed, way: Point, other: Placed) -> float | None:
     (ux, uy), (vx, vy) = _axes(mover)
     (wx, wy), _ = _axes(other)
     turn = ux * wx + uy * wy
-    other_w, other_d = _half_sides(other, 0.0)
+    other_w, other_d = other.base.half_sides
     if abs(turn) <= 1e-12:
         other_w, other_d = other_d, other_w  # a quarter turn: its depth runs along the mover's width
     elif abs(ux * wy - uy * wx) > 1e-12:
         return None
-    half_w, half_d = _half_sides(mover, 0.0)
+    half_w, half_d = mover.base.half_sides
     dx, dy = other.at[0] - mover.at[0], other.at[1] - mover.at[1]
     low, high = -math.inf, math.inf
     for offset, step, half in ((dx * ux + dy * uy, way[0] * ux + way[1] * uy, half_w + other_w),

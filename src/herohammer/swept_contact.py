@@ -84,6 +84,11 @@ def first_contact(mover: Placed, way: Point, other: Placed, gap: float, limit: f
     bound = mover.base.reach_inches + other.base.reach_inches + gap
     if _ray_circle(mover.at, way, other.at, bound) >= limit:
         return NEVER  # the bounding circles do not come within the gap on the way looked at
+    return _contact_within_circles(mover, way, other, gap, bound, limit)
+
+
+def _contact_within_circles(mover: Placed, way: Point, other: Placed, gap: float, bound: float, limit: float) -> float:
+    """``first_contact`` of a pair whose bounding circles (``bound`` apart) meet before ``limit``."""
     if gap > 0.0 and math.dist(mover.at, other.at) < bound and distance(mover, other) < gap:
         return 0.0  # (no base is nearer than 0: with no gap, never; a charge's first contact asks often)
     if gap == 0.0 and (parallel := parallel_contact(mover, way, other)) is not None:
@@ -118,10 +123,22 @@ def group_first_contact(movers: Sequence[Placed], way: Point, others: Sequence[t
     # each pair's bounding circles meet no later than its bases do: the pairs are measured nearest meeting first,
     # until the next pair's circles meet beyond the nearest contact found
     meetings = []
+    wx, wy = way
+    sqrt = math.sqrt
+    reaches = [(other.at, other.base.reach_inches, gap) for other, gap in others]
     for mover in movers:
-        for k, (other, gap) in enumerate(others):
-            bound = mover.base.reach_inches + other.base.reach_inches + gap
-            t = _ray_circle(mover.at, way, other.at, bound)
+        (mx, my), reach = mover.at, mover.base.reach_inches
+        for k, ((ox, oy), other_reach, gap) in enumerate(reaches):  # ``_ray_circle`` of the pair, inlined: each asks
+            bound = reach + other_reach + gap
+            dx, dy = ox - mx, oy - my
+            along = dx * wx + dy * wy
+            across2 = dx * dx + dy * dy - along * along
+            if across2 > bound * bound:
+                continue
+            half = sqrt(bound * bound - across2)
+            if along + half < 0.0:
+                continue  # the circle lies behind
+            t = along - half if along - half > 0.0 else 0.0
             if t < limit:
                 meetings.append((t, k, mover))
     meetings.sort(key=_first)
@@ -130,7 +147,8 @@ def group_first_contact(movers: Sequence[Placed], way: Point, others: Sequence[t
         if t >= best:
             break
         other, gap = others[k]
-        found = first_contact(mover, way, other, gap, best)
+        found = _contact_within_circles(mover, way, other, gap, mover.base.reach_inches + other.base.reach_inches + gap,
+                                        best)
         if found < best:
             best, met = found, k
             if best == 0.0:

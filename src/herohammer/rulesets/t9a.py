@@ -141,9 +141,10 @@ class NinthAge(ChargeRules):
                 changed[f] = now
         if action.do == "fight":  # the names a fight lists: the Break order, the pursuers and whom they pursue
             changed.update(_fight_lists_now(state, cast("Fight", action)))
-        if action.do == "charge" and getattr(action, "fly") is None:
-            changed["fly"] = self.flies_unless_declared(state, str(changed.get("unit", getattr(action, "unit"))))
-        return cast("Act", action.model_copy(update=changed)) if changed else action
+        if action.do == "charge" and getattr(action, "fly") is None \
+                and self.flies_unless_declared(state, str(changed.get("unit", getattr(action, "unit")))):
+            changed["fly"] = True  # a charge that cannot fly keeps None, which every rule reads as not flying
+        return cast("Act", action.updated(**changed)) if changed else action
 
     @implements(FLY_RULE, "t9a.charge-out.own-rate")
     def flies_unless_declared(self, state: GameState, unit_id: str) -> bool:
@@ -153,8 +154,8 @@ class NinthAge(ChargeRules):
         default, ``fly: false`` the declaration. Read once, before every ruling and resolution (``named_now``)."""
         if not state.has_unit(unit_id) or not state.unit(unit_id).alive:
             return False
-        unit = state.unit(unit_id)
-        return self.charge_rates(state, unit, bool(unit.joined), True) is not None
+        return state.remember((type(self), "flies", unit_id), lambda: self.charge_rates(
+            state, state.unit(unit_id), bool(state.unit(unit_id).joined), True) is not None)
 
     def phase_rules(self, state: GameState, action: Act) -> tuple[str, ...]:
         """Cite the clause that ties an action to its phase: a charge's is the charge rule (a character's out of his

@@ -20,8 +20,6 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..catalogue import implements
 from ..charging import CHARGE_RULE
 from ..formations import Formation
@@ -122,42 +120,91 @@ def _inset(f: Formation, models: Sequence[Model]) -> float:
     return max(0.0, max(f.slot_mm) - least) / 2.0 / MM_PER_INCH
 
 
-def _open_wheels(mine: Formation, side: tuple[Point, Point], tol: float) -> list[tuple[float, float]]:
-    """Return the wheels after the first (1 degree left, 1 right, ... up to 90) whose front could still come onto the
+#: Each whole-degree wheel's turn (its cosine and sine), worked out once: ``_open_wheels`` turns the way by them.
+_TURNS = [(math.cos(math.radians(k)), math.sin(math.radians(k))) for k in range(MOST_WHEEL + 1)]
+
+
+def _open_wheels(mine: Formation, side: tuple[Point, Point], tol: float) -> Iterator[tuple[float, float]]:
+    """Yield the wheels after the first (1 degree left, 1 right, ... up to 90) whose front could still come onto the
     Target Facing ``side`` going straight forward, in the order tried, each with the least it would then cost (the
-    wheel's arc and the forward move to the side's line, within ``tol``): a floor worked out in closed form for every
-    wheel at once, so that the wheels that can never do it are passed over unmeasured.
+    wheel's arc and the forward move to the side's line, within ``tol``): a floor worked out in closed form, so that
+    the wheels that can never do it are passed over unmeasured, and only as far as the search asks.
 
     Each wheel turns the front about its inner corner (``Formation.wheeled``; the other corner swings out by the
     front's width); the front then meets the side only where the side's stretch across the front's way lies ahead of
     the front line.  The cost is a floor: the bases touch no earlier than the front's line reaches the side.
     """
-    turns = np.arange(1, MOST_WHEEL + 1, dtype=float)
-    wheels = np.empty(2 * MOST_WHEEL)
-    wheels[0::2], wheels[1::2] = turns, -turns  # left before right, outwards
     (left_x, left_y), (right_x, right_y) = mine.front_corners()
     width = mine.files * mine.slot_mm[0] / MM_PER_INCH
-    angle = np.radians((mine.facing + wheels) % 360.0)
-    way_x, way_y = -np.sin(angle), np.cos(angle)
-    rx, ry = way_y, -way_x  # to the right of the way: along the front, left to right
-    left = wheels > 0  # a left wheel turns about the left corner, a right one about the right
-    from_x, from_y = np.where(left, left_x, right_x - width * rx), np.where(left, left_y, right_y - width * ry)
-    low = from_x * rx + from_y * ry - tol
-    high = low + width + 2.0 * tol
-    line = from_x * way_x + from_y * way_y - tol  # how far forward the front stands
+    wx, wy = facing_way(mine.facing)
     (ax, ay), (bx, by) = side
-    la, lb = ax * rx + ay * ry, bx * rx + by * ry
-    fa, fb = ax * way_x + ay * way_y, bx * way_x + by * way_y
-    span = lb - la
-    along = np.abs(span) < 1e-12  # the side runs along the way: one lateral place
-    safe = np.where(along, 1.0, span)
-    s0, s1 = (low - la) / safe, (high - la) / safe
-    s0, s1 = np.maximum(0.0, np.minimum(s0, s1)), np.minimum(1.0, np.maximum(s0, s1))
-    s0, s1 = np.where(along, 0.0, s0), np.where(along, 1.0, s1)
-    near, far = fa + s0 * (fb - fa), fa + s1 * (fb - fa)
-    meets = np.where(along, (low <= la) & (la <= high), s0 <= s1) & (np.maximum(near, far) >= line)
-    least = width * np.radians(np.abs(wheels)) + np.maximum(0.0, np.minimum(near, far) - line - tol)
-    return [(float(w), float(c)) for w, c in zip(wheels[meets], least[meets])]
+    lefts = _wheels_facing((left_x, left_y), (wx, wy), side, width, tol, False)
+    rights = _wheels_facing((right_x, right_y), (wx, wy), side, width, tol, True)
+    for k in range(min(lefts[0], rights[0]), max(lefts[1], rights[1]) + 1):
+        cos, sin = _TURNS[k]
+        arc = width * math.radians(k)  # as ``Formation.wheel_distance``
+        for turn in ((sin,) if lefts[0] <= k <= lefts[1] else ()) + ((-sin,) if rights[0] <= k <= rights[1] else ()):
+            ux, uy = cos * wx - turn * wy, turn * wx + cos * wy  # the way after the wheel
+            rx, ry = uy, -ux  # to the right of it: along the front, left to right
+            fx, fy = (left_x, left_y) if turn > 0.0 else (right_x - width * rx, right_y - width * ry)
+            low = fx * rx + fy * ry - tol
+            high = low + width + 2.0 * tol
+            line = fx * ux + fy * uy - tol  # how far forward the front stands
+            la, lb = ax * rx + ay * ry, bx * rx + by * ry
+            fa, fb = ax * ux + ay * uy, bx * ux + by * uy
+            if abs(lb - la) < 1e-12:  # the side runs along the way: one lateral place
+                if not low <= la <= high:
+                    continue
+                near, far = fa, fb
+            else:
+                s0, s1 = (low - la) / (lb - la), (high - la) / (lb - la)
+                if s0 > s1:
+                    s0, s1 = s1, s0
+                s0, s1 = max(0.0, s0), min(1.0, s1)
+                if s0 > s1:
+                    continue  # the side lies wholly beside the front's way
+                near, far = fa + s0 * (fb - fa), fa + s1 * (fb - fa)
+            if max(near, far) < line:
+                continue  # all of the side the front could meet lies behind it
+            yield (float(k) if turn > 0.0 else float(-k)), arc + max(0.0, min(near, far) - line - tol)
+
+
+def _wheels_facing(pivot: Point, way: Point, side: tuple[Point, Point], width: float, tol: float,
+                   right: bool) -> tuple[int, int]:
+    """Return the whole-degree wheels (least, greatest, of 1 to 90) about ``pivot`` that could bring the side within
+    the front's forward way: a bracket that holds every such wheel, so ``_open_wheels`` looks at those alone.
+
+    Seen from the pivot, a point of the side at distance ``d`` lies at an angle from the front (counted from its
+    direction towards the way).  A wheel of ``w`` degrees turns the front by ``w``; the point then lies in the way the
+    front sweeps forward (across its ``width`` beside the pivot, ahead of its line) only if its angle less ``w`` is
+    within ``asin(width / d)`` of a right angle on the front's side of it (a left wheel's front runs right from its
+    pivot; a ``right`` wheel's runs left, with ``w`` the wheel's negative), ``tol`` widening both.  The angles a
+    segment shows a point are one arc, less than a half turn; ``d`` is at least the side's least distance.  Too near
+    the pivot to bound: every wheel."""
+    every = (1, MOST_WHEEL)
+    near = segment_distance(pivot, pivot, *side)
+    if near <= 2.0 * tol:
+        return every
+    rx, ry = way[1], -way[0]
+    angles = [math.degrees(math.atan2((x - pivot[0]) * way[0] + (y - pivot[1]) * way[1],
+                                      (x - pivot[0]) * rx + (y - pivot[1]) * ry)) for x, y in side]
+    span = (angles[1] - angles[0] + 180.0) % 360.0 - 180.0  # the arc between them less than a half turn
+    first = (min(angles[0], angles[0] + span) + 90.0) % 360.0 - 90.0  # in [-90, 270)
+    behind = math.degrees(math.asin(tol / near)) + 1e-6  # how far past the right angle tol lets a point stand
+    across = math.degrees(math.asin(min(1.0, (width + tol) / near))) + 1e-6  # how far the front's width reaches
+    low, high = math.inf, -math.inf
+    for shift in (-360.0, 0.0, 360.0):  # the arc as each turn writes it
+        start, end = first + shift, first + shift + abs(span)
+        # a left wheel w: 90 - across - 2 behind <= angle - w <= 90 + behind (the width bounds the angle only from a
+        # right angle down to none; tol lets it go below none); a right one -w: 90 - behind <= angle + w <= 90 + ...
+        lo, hi = (90.0 - behind - end, 90.0 + across + 2.0 * behind - start) if right else \
+            (start - 90.0 - behind, end - 90.0 + across + 2.0 * behind)
+        lo, hi = max(lo, 1.0), min(hi, float(MOST_WHEEL))
+        if lo <= hi:
+            low, high = min(low, lo), max(high, hi)
+    if low > high:
+        return MOST_WHEEL + 1, 0  # none
+    return math.floor(low), math.ceil(high)
 
 
 def _members_after(members: Sequence[Model], mine: Formation, f: Formation, wheel: float,
