@@ -1,0 +1,77 @@
+"""A judge's cases for 40k 3rd and 4th edition, round 55 (docstring completed at the round's end)."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+
+from _w40k import EDITIONS, brute, game, hero, kinds, model, scenario, squad
+
+D6 = range(1, 7)
+ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld{ld} Sv-"
+TOUCH = 25 / 25.4  # two 25mm bases this far apart, centre to centre, touch
+CONSOLIDATION = {"40k3": "published.40k3-consolidation", "40k4": "published.consolidation"}
+
+
+# == 1. both editions: a squad and its Captain consolidate into a minefield ==========================================
+
+#: A minefield across the squad's way back: its centres at y 20 consolidate towards y 15, entering it below y 17.5.
+STRIP = [{"id": "mine", "kind": "dangerous", "polygon": [[10, 15], [40, 15], [40, 17.5], [10, 17.5]]}]
+INTO_THE_STRIP = {"do": "consolidate", "unit": "tac", "to": [[20, 15], [22, 15], [24, 15]]}
+
+
+def squad_and_captain_won(ruleset: str) -> Game:
+    """Red's Assault phase: two Marines (20-22, 20) and their Captain (24, 20) joined, locked with one Boy whom the
+    Captain slays (every die a 6): the squad is left free to consolidate."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 20, 20, 7), model("M2", 22, 20, 7)]}
+    cap = {**hero("cap", 24, 20, 10, joined="tac"), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 24, 20 + TOUCH, 7, ORK)]}
+    g = game(scenario(ruleset, [tac, cap], [boyz, squad("far", 60, 45)], phase="assault", terrain=STRIP))
+    g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 12))
+    assert not g.state.unit("boyz").alive
+    return g
+
+
+@pytest.mark.xfail(strict=True, reason="a consolidation takes no Dangerous Terrain test (published.dangerous-terrain)")
+@EDITIONS
+@pytest.mark.rule("published.dangerous-terrain", "published.consolidation", "published.40k3-consolidation",
+                  "40k3.ic.move-through-cover", "40k3.ic.no-last-man", "40k4.char.no-last-man")
+def test_a_squad_and_its_captain_that_consolidate_into_a_minefield_take_its_tests(ruleset: str) -> None:
+    """Dangerous terrain tests "every model that moves into or through it" (published.dangerous-terrain); a
+    consolidation is such a move, not slowed by difficult terrain (published.consolidation) but no less a move into
+    the minefield, as a fall back is (the decision already tests those). Each model goes 5" towards y 15; the D6
+    stops it at y 20 - D6, so a 1 or a 2 stops it short of the strip (y 17.5), a 3 or more takes it in: each model
+    then tests, a 1 a wound with no armour save; the 3rd edition Captain re-rolls his failure
+    (40k3.ic.move-through-cover), the 4th edition one does not. The ruling says the tests, citing the clause.
+    Exact, against brute force (every die a branch): the Marines left and the Captain's wounds."""
+    g = squad_and_captain_won(ruleset)
+    ruling = g.check(INTO_THE_STRIP)
+    assert ruling.legal, ruling.reason
+    assert "published.dangerous-terrain" in ruling.rules
+    assert "dangerous terrain" in " ".join([ruling.reason, *ruling.notes])
+    cap_fails = Fraction(1, 36) if ruleset == "40k3" else Fraction(1, 6)
+    expected: dict[tuple[int, int], Fraction] = {}
+    for roll in D6:
+        outcomes = [((2, 0), Fraction(1))] if roll <= 2 else [
+            ((sum(d != 1 for d in pair), hurt), Fraction(1, 36) * (cap_fails if hurt else 1 - cap_fails))
+            for pair in itertools.product(D6, D6) for hurt in (0, 1)]
+        for key, p in outcomes:
+            expected[key] = expected.get(key, Fraction(0)) + p / 6
+
+    def read(p: Game) -> tuple[int, int]:
+        return len(p.state.unit("tac").models), p.state.unit("cap").models[0].wounds_taken
+
+    assert brute(g.state, INTO_THE_STRIP, read) == {k: v for k, v in expected.items() if v}
+    # a 3 (into the strip), M1 rolls a 1, M2 a 4, the Captain a 2: M1 slain, and the squad keeps M2 and him
+    events = g.apply(INTO_THE_STRIP, dice=ScriptedDice([3, 1, 4, 2]))
+    tests = kinds(events, "dangerous_terrain")
+    assert len(tests) == 2 and "1 failed (M1)" in tests[0].message
+    assert all("published.dangerous-terrain" in e.rules for e in tests)
+    assert [m.name for m in g.state.unit("tac").models] == ["M2"]
+    assert not kinds(events, "morale")  # two models left with the Captain: no Last Man Standing
