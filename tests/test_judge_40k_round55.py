@@ -38,7 +38,6 @@ def squad_and_captain_won(ruleset: str) -> Game:
     return g
 
 
-@pytest.mark.xfail(strict=True, reason="a consolidation takes no Dangerous Terrain test (published.dangerous-terrain)")
 @EDITIONS
 @pytest.mark.rule("published.dangerous-terrain", "published.consolidation", "published.40k3-consolidation",
                   "40k3.ic.move-through-cover", "40k3.ic.no-last-man", "40k4.char.no-last-man")
