@@ -94,7 +94,6 @@ def captain_before_a_harmless_boy() -> Game:
     return game(scenario("40k4", [tac, cap], [boyz, squad("far", 60, 45)], phase="assault", terrain=PILE_STRIP))
 
 
-@pytest.mark.xfail(strict=True, reason="a Pile In takes no Dangerous Terrain test (published.dangerous-terrain)")
 @pytest.mark.rule("published.dangerous-terrain", "published.pile-in", "40k4.cc.engaged-only", "40k4.cc.locked",
                   "core.zero.a")
 def test_40k4_a_squad_and_its_captain_that_pile_in_across_a_minefield_take_its_tests() -> None:
