@@ -76,7 +76,7 @@ def test_a_squad_and_its_captain_that_consolidate_into_a_minefield_take_its_test
     assert not kinds(events, "morale")  # two models left with the Captain: no Last Man Standing
 
 
-# == 2. 4th edition: a squad and its Captain pile in across a minefield ============================================
+# == 2. both editions: a squad and its Captain pile in across a minefield ============================================
 
 #: A minefield between the squad (y 20) and the Boy it piles in towards (y 26).
 PILE_STRIP = [{"id": "mine", "kind": "dangerous", "polygon": [[10, 22.5], [40, 22.5], [40, 24], [10, 24]]}]
@@ -84,41 +84,57 @@ PILE_STRIP = [{"id": "mine", "kind": "dangerous", "polygon": [[10, 22.5], [40, 2
 HARMLESS = "WS4 BS2 S3 T4 W1 I2 A0 Ld{ld} Sv-"
 
 
-def captain_before_a_harmless_boy() -> Game:
-    """4th edition, red's Assault phase: two Marines (20-22, 20) and their Captain (24, 20), locked with two Boyz:
-    b1 (A0) in base contact with the Captain, b2 at (22, 26), beyond the minefield."""
+def captain_before_a_harmless_boy(ruleset: str) -> Game:
+    """Red's Assault phase: two Marines (20-22, 20) and their Captain (24, 20), locked with two Boyz: b1 (A0) in base
+    contact with the Captain, b2 at (22, 26), beyond the minefield."""
     tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 20, 20, 7), model("M2", 22, 20, 7)]}
     cap = {**hero("cap", 24, 20, 10, joined="tac"), "status": ["locked"]}
     boyz = {"id": "boyz", "status": ["locked"],
             "models": [model("b1", 24, 20 + TOUCH, 7, HARMLESS), model("b2", 22, 26, 7, ORK)]}
-    return game(scenario("40k4", [tac, cap], [boyz, squad("far", 60, 45)], phase="assault", terrain=PILE_STRIP))
+    return game(scenario(ruleset, [tac, cap], [boyz, squad("far", 60, 45)], phase="assault", terrain=PILE_STRIP))
 
 
+#: The chance the beaten mob (b2 left) holds: 4th edition a Morale check on Ld 7 - 1; 3rd edition the loser's check
+#: on Ld 7 and then, b2 left alone, Last Man Standing on Ld 7 (published.last-man-standing's decision).
+HOLDS = {"40k4": Fraction(15, 36), "40k3": Fraction(21, 36) ** 2}
+#: Scripted: the Captain's hits and wounds, the mob's checks (3 and 3 each), then every Dangerous Terrain test a 1.
+PILE_DICE = {"40k4": [6] * 6 + [3, 3] + [1, 1, 1], "40k3": [6, 6, 6, 6, 1, 1] + [3, 3, 3, 3] + [1, 1, 1, 1]}
+
+
+@EDITIONS
 @pytest.mark.rule("published.dangerous-terrain", "published.pile-in", "40k4.cc.engaged-only", "40k4.cc.locked",
-                  "core.zero.a")
-def test_40k4_a_squad_and_its_captain_that_pile_in_across_a_minefield_take_its_tests() -> None:
-    """The Captain's three Attacks can hurt only b1, the Boy engaged with him (40k4.cc.engaged-only); b1 has no
-    Attacks (core.zero.a). Slain (1 - (2/3)^3 = 19/27: 3+ to hit, 4+ to wound), the mob has lost by one and tests on
-    Ld 7 - 1 (15/36 to hold). Held, no model of either side is in base contact and b2 stands within 12": the combat
-    goes on and red's models pile in 6" towards b2 (published.pile-in), the Captain locked with his squad
-    (40k4.cc.locked). Each of the three crosses the minefield, a move "into or through it"
-    (published.dangerous-terrain): each tests, a 1 a wound with no armour save. Scripted, every test a 1: both
-    Marines slain, the Captain wounded. Exact against brute force: the Marines left and the Captain's wounds."""
+                  "core.zero.a", "40k3.ic.move-through-cover", "40k3.ic.no-last-man", "40k4.char.no-last-man")
+def test_a_squad_and_its_captain_that_pile_in_across_a_minefield_take_its_tests(ruleset: str) -> None:
+    """The Captain's three Attacks (3+ to hit, 4+ to wound: 1/3 each) hurt only b1 in 4th edition, the only Boy
+    engaged with him (40k4.cc.engaged-only): one wound or more slays him, 1 - (2/3)^3 = 19/27. In 3rd edition, with no
+    split declared, his wounds fall on the mob (the split's limit to models in base contact binds only a split,
+    40k3.char.allocation-b2b-only): exactly one wound (12/27) slays b1, two or three slay both Boyz and leave no one to
+    pile in towards. b1 has no Attacks (core.zero.a). b1 slain, the mob has lost by one and tests (``HOLDS``).
+    Held, no model of either side is in base contact and b2 stands within 12": the combat goes on and red's models
+    pile in 6" towards b2 (published.pile-in), the Captain locked with his squad (40k4.cc.locked). Each of the three
+    crosses the minefield, a move "into or through it" (published.dangerous-terrain): each tests, a 1 a wound with
+    no armour save; the 3rd edition Captain re-rolls his (40k3.ic.move-through-cover). Scripted, every test a 1: both
+    Marines slain, the Captain wounded and left alone, no Last Man Standing (each edition's clause). Exact against
+    brute force: the Marines left and the Captain's wounds."""
     fight = {"do": "fight", "unit": "tac"}
-    g = captain_before_a_harmless_boy()
+    g = captain_before_a_harmless_boy(ruleset)
     start = g.state
-    events = g.apply(fight, dice=ScriptedDice([6] * 6 + [3, 3] + [1, 1, 1]))
+    events = g.apply(fight, dice=ScriptedDice(PILE_DICE[ruleset]))
     piled = kinds(events, "pile_in")
     assert piled and "M1, M2, Cap" in piled[0].message
     tests = kinds(events, "dangerous_terrain")
     assert len(tests) == 2 and all("published.dangerous-terrain" in e.rules for e in tests)
     assert not g.state.unit("tac").alive and g.state.unit("cap").models[0].wounds_taken == 1
+    [alone] = kinds(events, "last_man")
+    assert {"40k3": "40k3.ic.no-last-man", "40k4": "40k4.char.no-last-man"}[ruleset] in alone.rules
 
-    piles = Fraction(19, 27) * Fraction(15, 36)
+    cap_fails = Fraction(1, 36) if ruleset == "40k3" else Fraction(1, 6)
+    slain_b1 = Fraction(19, 27) if ruleset == "40k4" else 3 * Fraction(1, 3) * Fraction(2, 3) ** 2
+    piles = slain_b1 * HOLDS[ruleset]
     expected: dict[tuple[int, int], Fraction] = {(2, 0): 1 - piles}
-    for m1, m2, c in itertools.product(D6, D6, D6):
-        key = (int(m1 != 1) + int(m2 != 1), int(c == 1))
-        expected[key] = expected.get(key, Fraction(0)) + piles / 216
+    for m1, m2, hurt in itertools.product(D6, D6, (0, 1)):
+        key = (int(m1 != 1) + int(m2 != 1), hurt)
+        expected[key] = expected.get(key, Fraction(0)) + piles / 36 * (cap_fails if hurt else 1 - cap_fails)
 
     def read(p: Game) -> tuple[int, int]:
         return len(p.state.unit("tac").models), p.state.unit("cap").models[0].wounds_taken
