@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 from typing import Any
 
@@ -10,8 +11,11 @@ import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
+from herohammer.scenario import state_to_data
 
-from _w40k import EDITIONS, brute, game, hero, kinds, model, scenario, squad
+from _cli import run
+from _w40k import (BASE_25, EDITIONS, brute, game, hero, kinds, model, next_turn_to, saved_and_loaded,
+                   scenario, squad)
 
 D6 = range(1, 7)
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld{ld} Sv-"
@@ -140,3 +144,138 @@ def test_a_squad_and_its_captain_that_pile_in_across_a_minefield_take_its_tests(
         return len(p.state.unit("tac").models), p.state.unit("cap").models[0].wounds_taken
 
     assert brute(start, fight, read, positions=True) == expected
+
+
+# == 3. both editions: a squad destroyed around its Captain by a minefield in the Movement phase =====================
+
+#: A minefield 0.7" ahead of the squad (x 16 to 23): a 1" move takes every model into it.
+CLOSE_MINES = [{"id": "mine", "kind": "dangerous", "polygon": [[16, 20.7], [23, 20.7], [23, 24], [16, 24]]}]
+STEP_IN = {"do": "move", "unit": "tac", "to": [[20, 21], [18, 21], [22, 21]]}
+NO_LAST_MAN = {"40k3": "40k3.ic.no-last-man", "40k4": "40k4.char.no-last-man"}
+JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
+MOVE_ONCE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
+
+
+def squad_and_captain_at_the_mines(ruleset: str) -> Game:
+    """Red's Movement phase: two Marines (18-20, 20) and their Captain (22, 20) joined, before the minefield; another
+    squad, oth, at (27-29, 21)."""
+    tac = {"id": "tac", "models": [model("M1", 20, 20, 7), model("M2", 18, 20, 7)]}
+    cap = hero("cap", 22, 20, 10, joined="tac")
+    return game(scenario(ruleset, [tac, cap, squad("oth", 27, 21, 2, 7)], terrain=CLOSE_MINES))
+
+
+@EDITIONS
+@pytest.mark.rule("published.dangerous-terrain", "40k3.ic.no-last-man", "40k4.char.no-last-man", "40k3.ic.join",
+                  "40k4.ic.join", "40k3.char.move-as-type", "published.movement", "40k3.ic.move-through-cover")
+def test_a_squad_slain_around_its_captain_by_a_minefield_leaves_him_alone_moved_and_free_next_turn(
+        ruleset: str) -> None:
+    """The squad and its Captain step 1" into the minefield (any difficult terrain roll allows it). Each model tests:
+    both Marines slain on two 1s (1/36), the Captain hurt on a 1 (3rd edition re-rolled, 40k3.ic.move-through-cover:
+    1/36; 4th, 1/6). The squad gone, he is a unit of his own: no Last Man Standing, told with each edition's
+    clause. He has moved this phase with it: neither a move nor a join to oth now (a unit moves once a phase). Undone,
+    he is tac's again; played again with the same dice, the same state. Saved and loaded, in red's next Movement
+    phase he joins oth (each edition's join clause). Exact, against brute force: his squad's end."""
+    g = squad_and_captain_at_the_mines(ruleset)
+    start = g.state
+    alone = Fraction(1, 36)
+
+    def read(p: Game) -> tuple[int, str | None]:
+        return len(p.state.unit("tac").models), p.state.unit("cap").joined
+
+    odds = brute(start, STEP_IN, read)
+    assert odds[(0, None)] == alone
+    assert odds[(1, "tac")] == 2 * Fraction(1, 6) * Fraction(5, 6) and odds[(2, "tac")] == Fraction(25, 36)
+    faces = [3, 3, 1, 1, 1, 1]  # the difficult terrain 2D6, M1's and M2's tests, the Captain's (and his re-roll)
+    events = g.apply(STEP_IN, dice=ScriptedDice(faces))
+    after = g.state
+    [last] = kinds(events, "last_man")
+    assert NO_LAST_MAN[ruleset] in last.rules and "never takes Last Man Standing" in last.message
+    assert g.state.unit("cap").joined is None and not g.state.unit("tac").alive
+    for action in ({"do": "move", "unit": "cap", "to": [[22, 22]]},
+                   {"do": "join", "character": "cap", "unit": "oth", "to": [25.5, 21]}):
+        ruling = g.check(action)
+        assert not ruling.legal and "already moved this phase" in ruling.reason
+        assert MOVE_ONCE[ruleset] in ruling.rules
+    g.undo()
+    assert g.state == start and g.state.unit("cap").joined == "tac"
+    g.apply(STEP_IN, dice=ScriptedDice(faces))
+    assert g.state == after
+    h = saved_and_loaded(g)
+    next_turn_to(h, "red", "movement")
+    join = {"do": "join", "character": "cap", "unit": "oth", "to": [25.5, 21]}
+    ruling = h.check(join)
+    assert ruling.legal, ruling.reason
+    assert JOIN[ruleset] in ruling.rules
+    h.apply(join, dice=ScriptedDice([6] * 6))
+    assert h.state.unit("cap").joined == "oth"
+
+
+# == 4. both editions: a Captain whose Leadership is '-' joined to a squad, as he joins and leaves ===================
+
+DASHED = "WS5 BS5 S4 T4 W2 I5 A3 Ld- Sv3+"
+
+
+def squad_and_dashed_captain(ruleset: str) -> Game:
+    """Red's Movement phase: two Marines of Ld 7 at (20-22, 20) and a Captain whose Leadership is printed '-' joined to
+    them at (24, 20)."""
+    tac = {"id": "tac", "models": [model("M1", 20, 20, 7), model("M2", 22, 20, 7)]}
+    cap = {"id": "cap", "character": "independent", "joined": "tac",
+           "models": [{"name": "Cap", "profile": DASHED, "base": 25, "at": [24, 20]}]}
+    return game(scenario(ruleset, [tac, cap]))
+
+
+def passed_odds(state: Any, action: dict[str, Any]) -> Fraction:
+    """The chance the test passes, against brute force."""
+    return brute(state, action, lambda p: "passes" in p.log[-1].message or "passes" in p.log[0].message
+                 ).get(True, Fraction(0))
+
+
+@EDITIONS
+@pytest.mark.rule("core.profile.dash", "core.test.leadership", "core.test.leadership-kinds", "40k3.char.leadership",
+                  "40k4.char.leadership", "core.test.leadership-choice", "published.insane-heroism", "40k3.ic.leave",
+                  "40k4.ic.leave")
+def test_a_squads_tests_with_a_captain_of_leadership_dash(ruleset: str, tmp_path: Any,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A '-' is the value 0 (core.profile.dash). 3rd edition: every Leadership test of the unit is taken on the
+    character's Leadership (40k3.char.leadership, its decision: even a lower one), so the squad's Leadership test is on
+    0 and never passes, its 7 refused, and a Morale check passes only on a double 1 (Insane Heroism: 1/36). 4th
+    edition: the character's only "if it is superior", so the squad tests on its own 7 (21/36); his 0, asked for,
+    is the player's choice of a lower value (core.test.leadership-choice), said as '-' (core.profile.dash), and never
+    passes. Once he leaves (4" away), the squad tests on 7 in both; undone, on his value again. Exact against brute
+    force, and `herohammer odds action` gives the 3rd edition's 1/36."""
+    g = squad_and_dashed_captain(ruleset)
+    ld_test = {"do": "test", "unit": "tac", "characteristic": "Ld"}
+    morale = {**ld_test, "kind": "Morale"}
+    seven = Fraction(21, 36)
+    joined = g.state
+    if ruleset == "40k3":
+        ruling = g.check(ld_test)
+        assert ruling.legal and "Ld 0" in ruling.reason
+        assert {"40k3.char.leadership", "core.profile.dash"} <= set(ruling.rules)
+        assert passed_odds(joined, ld_test) == 0
+        assert passed_odds(joined, morale) == Fraction(1, 36)
+        refused = g.check({**ld_test, "leadership": 7})
+        assert not refused.legal and "40k3.char.leadership" in refused.rules
+        events = g.apply(morale, dice=ScriptedDice([1, 1]))
+        assert "published.insane-heroism" in events[0].rules and "passes" in events[0].message
+        g.undo()
+        path = tmp_path / "tac.json"
+        path.write_text(json.dumps(state_to_data(g.state)))
+        code, out, _ = run(["odds", "action", str(path), "--action", json.dumps(morale), "--json"], capsys)
+        doc = json.loads(out)
+        assert code == 0 and "40k3.char.leadership" in doc["rules"], out
+        assert Fraction(doc["result"]["rows"]["test.outcome: passed"]) == Fraction(1, 36), out
+    else:
+        ruling = g.check(ld_test)
+        assert ruling.legal and "Ld 7" in ruling.reason and "40k3.char.leadership" not in ruling.rules
+        assert passed_odds(joined, ld_test) == seven
+        chosen = {**ld_test, "leadership": 0}
+        ruling = g.check(chosen)
+        assert ruling.legal and {"core.test.leadership-choice", "core.profile.dash"} <= set(ruling.rules)
+        assert passed_odds(joined, chosen) == 0
+    g.apply({"do": "leave", "character": "cap", "to": [28, 20]})
+    assert g.state.unit("cap").joined is None
+    assert passed_odds(g.state, ld_test) == seven
+    g.undo()
+    assert g.state == joined
+    assert passed_odds(g.state, ld_test) == (0 if ruleset == "40k3" else seven)
