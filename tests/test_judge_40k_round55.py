@@ -279,3 +279,60 @@ def test_a_squads_tests_with_a_captain_of_leadership_dash(ruleset: str, tmp_path
     g.undo()
     assert g.state == joined
     assert passed_odds(g.state, ld_test) == (0 if ruleset == "40k3" else seven)
+
+
+# == 5. both editions: a power fist Captain's split, all on a Nob, against his blows left undeclared ==================
+
+NOB = "WS4 BS2 S4 T4 W2 I3 A0 Ld7 Sv6+"
+GROT = "WS4 BS2 S3 T4 W1 I2 A0 Ld7 Sv6+"  # strikes no blow: only the Captain's wounds count
+SPLIT_RULE = {"40k3": "40k3.char.attack-allocation", "40k4": "40k4.cc.engaged-only"}
+
+
+def fist_captain_between_nob_and_boy(ruleset: str) -> Game:
+    """Red's Assault phase, locked: a lone Captain with a power fist (S8, no armour save, Initiative 1) touches the Nob
+    (T4 W2) on his left and Boy1 on his right; Boy2 stands 10" away, touching no one and engaged with no one."""
+    cap = {**hero("cap", 20, 20), "status": ["locked"]}
+    cap["models"][0]["weapons"] = ["power fist"]
+    boyz = {"id": "boyz", "status": ["locked"], "models": [
+        model("Nob", 20 - BASE_25, 20, 7, NOB), model("Boy1", 20 + BASE_25, 20, 7, GROT),
+        model("Boy2", 20 + BASE_25, 30, 7, GROT)]}
+    return game(scenario(ruleset, [cap], [boyz], phase="assault"))
+
+
+@EDITIONS
+@pytest.mark.rule("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only",
+                  "published.instant-death", "published.combat-resolution")
+def test_a_fist_captains_three_blows_declared_on_the_nob_are_his_and_undeclared_fall_on_those_he_fights(
+        ruleset: str) -> None:
+    """Every die a 6: three hits, three wounds of S8, no save. Declared all on the Nob (each edition's split clause),
+    the first wound slays him outright (published.instant-death) and the other two are lost on him - the split holds
+    its blows to the model named (3rd edition, 40k3.char.allocation-b2b-only: "he gives all his attention to the one
+    before him"; 4th edition the project's reading, stated in 40k4.cc.engaged-only's decision, round 55): Boy1 lives
+    and the result counts 1. Undeclared, the three wounds fall on the mob (3rd edition: the unit's casualties, Boy2
+    10" away too) or on the models engaged with him (4th edition, 40k4.cc.engaged-only: the Nob and Boy1), and the
+    result counts each slain model one (a wound that slays outright counts one). Exact, the declared split: Boy1 is
+    never slain by his blows, the Nob with 1 - (4/9)^3 (3+ to hit, 2+ to wound)."""
+    fight = {"do": "fight", "unit": "cap"}
+    g = fist_captain_between_nob_and_boy(ruleset)
+    undeclared = g.state
+    events = g.apply(fight, dice=ScriptedDice([6] * 6 + [1] * 12))
+    slain = {"40k3": {"Nob", "Boy1", "Boy2"}, "40k4": {"Nob", "Boy1"}}[ruleset]
+    assert {m.name for m in undeclared.unit("boyz").models} - {m.name for m in g.state.unit("boyz").models} == slain
+    [result] = kinds(events, "combat_result")
+    assert f"red {len(slain)} wounds caused" in result.message
+    g.undo()
+    g.apply({"do": "allocate", "character": "cap", "attacks": {"Nob": 3}})
+    declared = g.state
+    events = g.apply(fight, dice=ScriptedDice([6] * 6 + [1] * 12))
+    assert [m.name for m in g.state.unit("boyz").models] == ["Boy1", "Boy2"]
+    [attack] = [e for e in kinds(events, "attacks") if "Cap" in e.message]
+    assert "(split) attacks Nob (3)" in attack.message and SPLIT_RULE[ruleset] in attack.rules
+    [result] = kinds(events, "combat_result")
+    assert "red 1 wounds caused" in result.message
+
+    def read(p: Game) -> tuple[bool, bool]:  # slain by his blows (4th edition's beaten mob may be swept away after)
+        slain = " ".join(e.message for e in p.log if e.kind == "casualties")
+        return "Nob" in slain, "Boy1" in slain
+
+    odds = brute(declared, fight, read)
+    assert odds == {(True, False): 1 - Fraction(4, 9) ** 3, (False, False): Fraction(4, 9) ** 3}
