@@ -336,3 +336,90 @@ def test_a_fist_captains_three_blows_declared_on_the_nob_are_his_and_undeclared_
 
     odds = brute(declared, fight, read)
     assert odds == {(True, False): 1 - Fraction(4, 9) ** 3, (False, False): Fraction(4, 9) ** 3}
+
+
+# == 6. 4th edition: a retinue slain around its leader by the minefield it consolidates into =========================
+
+def leader_and_retinue_won() -> Game:
+    """4th edition, red's Assault phase: an Inquisitor (24, 20) fielded with his retinue of two Veterans (20-22, 20),
+    locked with one Boy whom he slays (every die a 6); a squad, tac, at (30-32, 14)."""
+    guard = {"id": "guard", "rules": ["retinue"], "status": ["locked"],
+             "models": [model("V1", 20, 20, 7), model("V2", 22, 20, 7)]}
+    inq = {**hero("inq", 24, 20, 10, joined="guard", rules=["retinue"]), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 24, 20 + TOUCH, 7, ORK)]}
+    g = game(scenario("40k4", [guard, inq, squad("tac", 30, 14, 2, 7)], [boyz, squad("far", 60, 45)],
+                      phase="assault", terrain=STRIP))
+    g.apply({"do": "fight", "unit": "guard"}, dice=ScriptedDice([6] * 12))
+    assert not g.state.unit("boyz").alive
+    return g
+
+
+@pytest.mark.rule("40k4.char.retinue", "published.dangerous-terrain", "published.consolidation",
+                  "40k4.char.no-last-man", "40k4.ic.join", "40k4.ic.leave")
+def test_40k4_a_retinue_slain_by_the_minefield_it_consolidates_into_frees_its_leader_next_turn() -> None:
+    """The retinue and its leader consolidate 5" towards y 15 through the strip; a 3 or more takes them in and each
+    tests (published.dangerous-terrain): both Veterans slain with 4/6 x 1/36 = 1/54 (exact, against brute force).
+    Played with both Veterans' tests a 1, the Inquisitor is left alone: no Last Man Standing (40k4.char.no-last-man).
+    "Should the unit be destroyed, the character may once again move between units" (40k4.char.retinue): saved and
+    loaded, in red's next Movement phase he joins tac, the ruling citing the clause. Undone to before the
+    consolidation and played with no test failed, in that Movement phase he may not leave his retinue (the same
+    clause)."""
+    g = leader_and_retinue_won()
+    before = g.state
+    into = {"do": "consolidate", "unit": "guard", "to": [[20, 15], [22, 15], [24, 15]]}
+    ruling = g.check(into)
+    assert ruling.legal and "published.dangerous-terrain" in ruling.rules
+
+    def gone(p: Game) -> bool:
+        return not p.state.unit("guard").alive
+
+    assert brute(before, into, gone) == {True: Fraction(1, 54), False: Fraction(53, 54)}
+    events = g.apply(into, dice=ScriptedDice([5, 1, 1, 4]))
+    [last] = kinds(events, "last_man")
+    assert "40k4.char.no-last-man" in last.rules
+    assert not g.state.unit("guard").alive and g.state.unit("inq").joined is None
+    h = saved_and_loaded(g)
+    next_turn_to(h, "red", "movement")
+    join = {"do": "join", "character": "inq", "unit": "tac", "to": [28, 15]}
+    ruling = h.check(join)
+    assert ruling.legal and {"40k4.ic.join", "40k4.char.retinue"} <= set(ruling.rules), ruling
+    g.undo()
+    assert g.state == before
+    g.apply(into, dice=ScriptedDice([5, 4, 4, 4]))
+    assert g.state.unit("guard").alive and g.state.unit("inq").joined == "guard"
+    next_turn_to(g, "red", "movement")
+    refused = g.check({"do": "leave", "character": "inq", "to": [28, 12]})
+    assert not refused.legal and "40k4.char.retinue" in refused.rules
+
+
+# == 7. both editions: a squad left with one Marine by the minefield it consolidates into ===========================
+
+@EDITIONS
+@pytest.mark.rule("published.last-man-standing", "published.dangerous-terrain", "published.consolidation",
+                  "published.40k3-consolidation")
+def test_a_squad_left_with_one_marine_by_a_minefield_it_consolidates_into(ruleset: str) -> None:
+    """Two Marines (no character) won their fight and consolidate into the strip: a 3 or more takes them in, and
+    exactly one Marine is slain with 2 x 1/6 x 5/6. 3rd edition: a unit "reduced to a single model" takes Last Man
+    Standing at once (published.last-man-standing, whatever reduced it: its decision), on the Marine's Ld 7 (21/36 to
+    hold); 4th edition takes none and is told so. Exact, against brute force: whether the test is taken and its
+    outcome."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 22, 20, 7), model("M2", 24, 20, 7)]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 24, 20 + TOUCH, 7, HARMLESS)]}
+    g = game(scenario(ruleset, [tac], [boyz, squad("far", 60, 45)], phase="assault", terrain=STRIP))
+    g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 12))
+    assert not g.state.unit("boyz").alive
+    into = {"do": "consolidate", "unit": "tac", "to": [[22, 15], [24, 15]]}
+    one_left = Fraction(4, 6) * 2 * Fraction(1, 6) * Fraction(5, 6)
+
+    def last_man(p: Game) -> bool | None:
+        tests = [e for e in p.log if e.kind == "morale" and "Last Man Standing" in e.message]
+        return None if not tests else "passes" in tests[0].message
+
+    odds = brute(g.state, into, last_man)
+    if ruleset == "40k3":
+        assert odds == {None: 1 - one_left, True: one_left * Fraction(21, 36), False: one_left * Fraction(15, 36)}
+    else:
+        assert odds == {None: Fraction(1)}
+        events = g.apply(into, dice=ScriptedDice([4, 1, 5]))
+        [told] = kinds(events, "last_man")
+        assert "published.last-man-standing" in told.rules and "no Last Man Standing" in told.message
