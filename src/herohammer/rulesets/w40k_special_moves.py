@@ -366,10 +366,11 @@ class SpecialMoves(CombatRules):
         events += tested
         state, more = self._last_man_after_tests(state, moved, dice, tested)
         events += more
-        if not state.unit(unit.id).alive and not any(u.alive for u in state.combined(unit.id)):
+        # the unit, or the character its tests left a unit of his own, goes on from where they stopped
+        survivors = [u.id for u in moved.combined(unit.id) if state.unit(u.id).alive]
+        if not survivors:
             return state, events
-        host = unit.id if state.unit(unit.id).alive else next(u.id for u in moved.combined(unit.id)
-                                                              if state.unit(u.id).alive)
+        host = survivors[0]
         touched = _touched_hosts(state, unit.side, state.combined(host))
         if not touched:
             return state, events + self.joins_not_here(state, host, "consolidation")
