@@ -16,6 +16,7 @@ from functools import partial
 from itertools import compress, repeat
 from typing import Any, NamedTuple
 
+from .. import movement
 from ..actions import Fight
 from ..catalogue import implements
 from ..charts import close_combat_attacks, is_casualty, to_hit_melee, to_wound
@@ -217,7 +218,7 @@ class _Kept:
 
     def __init__(self) -> None:
         self.fought: dict[GameState, GameState] = {}
-        self.unlocked: dict[GameState, Resolution] = {}
+        self.unlocked: dict[GameState, tuple[GameState, list[Event], list[movement.PlannedMove]]] = {}
         self.verdicts: dict[tuple[tuple[str, int], ...], _Verdict] = {}
         #: Last Man Standing's result by the state the Morale checks left and the units spared it, when it rolled no
         #: die (no unit newly left with one model, or only those spared the test): the same whatever the dice
@@ -687,22 +688,39 @@ class CloseCombatRules(StrikeRules):
             state, more = found_last
         events += more
         if kept is None:
-            state, more = self._released(state, before, combat, engagement)
+            state, more, entered = self._released(state, before, combat, engagement)
         else:
             found = kept.unlocked.get(state)
             if found is None:
                 found = keep_bounded(kept.unlocked, state, self._released(state, before, combat, engagement))
-            state, more = found
+            state, more, entered = found
+        if entered:  # the Pile In took models into dangerous terrain: their tests, then what follows the result
+            state, more = self._pile_in_tests(state, before, combat, entered, more, dice)
         return state, events + more if more else events
 
-    def _released(self, state: GameState, before: GameState, combat: Sequence[str],
-                  engagement: Engagement | None) -> Resolution:
+    def _released(self, state: GameState, before: GameState, combat: Sequence[str], engagement: Engagement | None
+                  ) -> tuple[GameState, list[Event], list[movement.PlannedMove]]:
         """Release the locks a combat's result leaves no reason for, then do what follows (``after_combat_result``):
-        both dice-free, so a fight fought again keeps them together by the state the checks left (``_Kept``)."""
+        both dice-free, so a fight fought again keeps them together by the state the checks left (``_Kept``).  A
+        Pile In that took models into dangerous terrain returns those moves, and what follows is left to
+        ``_pile_in_tests``, after their dice."""
         state, piling = self._unlocked(state, before, combat, engagement)
-        state, piled = self._pile_in(state, piling, combat)
+        state, piled, entered = self._pile_in(state, piling, combat)
+        if entered:
+            return state, piled, entered
         state, more = self.after_combat_result(state, before, combat)
-        return state, [*piled, *more] if piled else more
+        return state, [*piled, *more] if piled else more, entered
+
+    @implements("published.dangerous-terrain", "published.pile-in")
+    def _pile_in_tests(self, state: GameState, before: GameState, combat: Sequence[str],
+                       entered: Sequence[movement.PlannedMove], events: list[Event], dice: Dice) -> Resolution:
+        """Test the models a Pile In took into dangerous terrain, once every unit has piled in ("every model that
+        moves into or through it", published.dangerous-terrain; judge round 55: none did), then a unit the tests
+        leave with one model takes Last Man Standing (3rd edition), and what follows the result follows."""
+        piled, (state, tested) = state, self._dangerous_tests(state, entered, dice)
+        state, last = self._last_man_after_tests(state, piled, dice, tested)
+        state, more = self.after_combat_result(state, before, combat)
+        return state, [*events, *tested, *last, *more]
 
 _SIDE = attrgetter("side")
 _FINISHED = attrgetter("finished")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import ClassVar
 
-from .. import geometry as geo
+from .. import geometry as geo, movement
 from ..catalogue import implements
 from ..dice import Dice, RollRecord, rolls_made, rolls_since
 from ..rulings import Event
@@ -121,6 +121,22 @@ def _contact_around(start: geo.Point, radius: float, foes: Sequence[Model],
 PILE_IN_PASSES = 4
 #: The least move (inches) that counts as a model's progress in a pass of its Pile In.
 PILE_IN_PROGRESS = 0.01
+
+
+@implements("published.dangerous-terrain")
+def _into_danger(state: GameState, group: Sequence[Unit]) -> list[movement.PlannedMove]:
+    """Return the Pile In moves of ``group`` (its models as they stood) that entered dangerous terrain on the way to
+    where ``state`` has them now: each such model tests (published.dangerous-terrain, judge round 55)."""
+    if not any(piece.kind == "dangerous" for piece in state.terrain):
+        return []
+    out = []
+    for x in group:
+        now = state.unit(x.id).models
+        for i, m in enumerate(x.models):
+            to = now[i].at
+            if to != m.at and geo.segment_enters_terrain(m.at, to, state.terrain, "dangerous"):
+                out.append(movement.PlannedMove(x.id, i, m, to, math.dist(m.at, to), False, True))
+    return out
 
 
 @implements(PILE_IN_RULE)
@@ -553,14 +569,20 @@ class CombatResultRules(AssaultRules):
         return None
 
     @implements(PILE_IN_RULE)
-    def _pile_in(self, state: GameState, piling: Sequence[str], combat: Sequence[str]) -> Resolution:
+    def _pile_in(self, state: GameState, piling: Sequence[str], combat: Sequence[str]
+                 ) -> tuple[GameState, list[Event], list[movement.PlannedMove]]:
         """Pile In the units a combat's result left with no enemy in base contact but one within reach (``_unlocked``):
         each model (its joined characters' too) moves up to 6" towards the nearest model of an enemy unit of the
         combat, stopping at base contact or short of any other base, out of contact with units not in the assault
         (``_pile_in_models``); the side whose turn it is first.  A unit that then touches no enemy is released: its assault has ended, and it
-        may consolidate as a unit its foes left (published.pile-in)."""
+        may consolidate as a unit its foes left (published.pile-in).
+
+        The third value: the moves that entered dangerous terrain, each model's from where it stood to where it piled
+        in, whose tests the caller rolls once every unit has piled in (``pile_in_tests``; judge round 55: a Pile In
+        took none, though dangerous terrain tests "every model that moves into or through it")."""
+        entered: list[movement.PlannedMove] = []
         if not piling:
-            return state, []
+            return state, [], entered
         events: list[Event] = []
         movers = sorted(map(state.unit, piling), key=lambda x: x.side != state.active)  # the active side first
         for u in movers:
@@ -573,6 +595,7 @@ class CombatResultRules(AssaultRules):
                 continue  # another's Pile In has reached it
             foe_ids = {x.id for e in enemies for x in state.combined(e.id)}
             state, names = _pile_in_models(state, group, enemies, foes, foe_ids)
+            entered += _into_danger(state, group)
             group = state.combined(u.id)
             reached = sorted({e.id for x in group for e in enemies if _touching(x, state.unit(e.id))})
             where = f"; in base contact with {', '.join(reached)}" if reached else "; no model reaches the enemy"
@@ -589,4 +612,4 @@ class CombatResultRules(AssaultRules):
             freed += [x.with_status(remove=(Status.LOCKED,)) for x in group]
             events.append(Event("pile_in", f"{u.id} is in base contact with no enemy after the Pile In: its assault "
                                 "has ended, and it is no longer locked in close combat", (PILE_IN_RULE,)))
-        return (state.replace_units(*freed) if freed else state), events
+        return (state.replace_units(*freed) if freed else state), events, entered

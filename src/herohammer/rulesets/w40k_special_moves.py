@@ -338,8 +338,12 @@ class SpecialMoves(CombatRules):
                          "[published.assaulted-while-falling-back]"
                          if state.unit(host).has(Status.FALLING_BACK) else "")
                       for host, (name, inches) in touched.items())
+        danger = [mv.model.name for mv in moves if mv.dangerous]
+        tested = (f"; {', '.join(danger)} {'moves' if len(danger) == 1 else 'move'} into dangerous terrain on the way: "
+                  "each model the roll takes into it tests, a 1 a wound with no armour save" if danger else "")
         return Ruling.allow(f"{unit.id} may consolidate: it rolls a D6 and each model moves up to that many inches "
-                            "towards its place", rule, notes=notes)
+                            f"towards its place{tested}", rule, *(("published.dangerous-terrain",) if danger else ()),
+                            notes=notes)
 
     def resolve_consolidate(self, state: GameState, action: Consolidate, dice: Dice) -> Resolution:
         """Roll the D6 and move each model that far towards its place; the unit's consolidation is spent."""
@@ -356,10 +360,21 @@ class SpecialMoves(CombatRules):
         events = [Event("consolidate", f"{unit.id} consolidates {inches}\"" + (", and stops short" if short else "")
                         + held, (self.consolidation_rule, *(("published.bases-apart",) if held else ())),
                         rolls_since(dice, start))]
-        touched = _touched_hosts(state, unit.side, state.combined(unit.id))
+        # a consolidation is a move like any other: each model it takes into dangerous terrain tests (judge round
+        # 55; before, none did), and a unit the tests leave with one model takes Last Man Standing (3rd edition)
+        moved, (state, tested) = state, self._dangerous_tests(state, moves, dice)
+        events += tested
+        state, more = self._last_man_after_tests(state, moved, dice, tested)
+        events += more
+        # the unit, or the character its tests left a unit of his own, goes on from where they stopped
+        survivors = [u.id for u in moved.combined(unit.id) if state.unit(u.id).alive]
+        if not survivors:
+            return state, events
+        host = survivors[0]
+        touched = _touched_hosts(state, unit.side, state.combined(host))
         if not touched:
-            return state, events + self.joins_not_here(state, unit.id, "consolidation")
-        return self._consolidated_into(state, unit.id, touched, dice, events)
+            return state, events + self.joins_not_here(state, host, "consolidation")
+        return self._consolidated_into(state, host, touched, dice, events)
 
     @implements("published.consolidation", "published.assaulted-while-falling-back", "40k4.cc.locked")
     def _consolidated_into(self, state: GameState, unit_id: str, touched: Sequence[str], dice: Dice,
