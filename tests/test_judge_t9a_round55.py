@@ -62,7 +62,6 @@ def _sns_orcs(enemy_y: float) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="a plain unit's charge ruling does not say the Stand and Shoot taken unasked")
 @pytest.mark.rule(SNS, REACTIONS, CHARGE)
 def test_a_units_charge_at_orcs_that_stand_and_shoot_unasked_is_ruled_with_the_volley(tmp_path: Path) -> None:
     # Orcs whose rules list Stand and Shoot take it unasked when it may be taken (published.t9a-stand-and-shoot,
@@ -88,6 +87,12 @@ def test_a_units_charge_at_orcs_that_stand_and_shoot_unasked_is_ruled_with_the_v
     path.write_text(yaml.safe_dump(_sns_orcs(32)))
     said = _cli("check", str(path), "--action", json.dumps(charge))
     assert said.startswith("LEGAL") and "orcs will Stand and Shoot (unasked" in said and SNS in said, said
+    # played: the five arrows miss (1s), 6 6 reaches; the event says the volley was shot; an undo
+    before = g.state
+    events = g.apply(charge, ScriptedDice([1, 1, 1, 1, 1, 6, 6]))
+    assert "orcs stood and shot (5 shots)" in events[-1].message and SNS in events[-1].rules, events[-1].message
+    g.undo()
+    assert g.state == before
 
 
 # -- 2. catching a fled unit: the wheel's sweep ----------------------------------------------------------------------

@@ -26,7 +26,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Status, Unit
 from .base import Resolution, rolls_before_placing, rule_key
-from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
+from .t9a_weapons import SHOOTING_WEAPONS, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined_status, current, FAILED_CHARGE,
                         fly_rates, formation_of, host_of, march_rate, member_models, MOVED, off_table, placed_all,
                         rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unit_centre, unit_rates)
@@ -208,7 +208,8 @@ class ChargeRules(JoinRules):
                 return declared
             if not default.legal:
                 return default
-            return Ruling.allow(declared.reason, *dict.fromkeys((*declared.rules, *default.rules)),
+            said = f"{declared.reason}; {default.reason}" if default.reason else declared.reason
+            return Ruling.allow(said, *dict.fromkeys((*declared.rules, *default.rules)),
                                 notes=(*declared.notes, *default.notes))
         reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
         if not reaction.legal:
@@ -224,36 +225,40 @@ class ChargeRules(JoinRules):
         return Ruling.forbid(f"{field}: {why} and fires no weapon (only a Stand and Shoot does)", SHOOTING_WEAPONS,
                              CHARGE_REACTIONS, STAND_AND_SHOOT)
 
-    @implements(SHOOTING_WEAPONS, STAND_AND_SHOOT)
+    @implements(SHOOTING_WEAPONS, STAND_AND_SHOOT, CHARGE_REACTIONS)
     def _default_volley(self, state: GameState, action: Charge, charger: Unit, target: Unit,
                         field: str) -> Ruling | None:
-        """Rule on the weapons of the default Charge Reaction (Stand and Shoot when it may be taken, else Hold):
-        None when there is nothing to say (no weapon chosen, no model of the charged unit with several), a refusal
-        of a weapon chosen where no Stand and Shoot is taken or that cannot be, else which weapons it will use."""
+        """Rule on the default Charge Reaction (Stand and Shoot when it may be taken, else Hold) and its weapons:
+        None when there is nothing to say (a charged unit that Holds unasked, no weapon chosen), a refusal of a weapon
+        chosen where no Stand and Shoot is taken or that cannot be, else what the unit will do, said in the reason
+        (round 55: a unit's charge said nothing of the Stand and Shoot its target takes unasked, only a charge out
+        did) and which weapons it will use."""
         chosen = action.reaction_weapon
         out = bool(charger.joined)  # a character charging out: his own rate decides, every hit is his (round 54)
-        if chosen is None and not (stands_and_shoots_unasked(target) and (out or several_weapons(state, target))):
-            return None  # the common charge: nothing to look at
+        if chosen is None and not stands_and_shoots_unasked(target):
+            return None  # the common charge: the charged unit Holds unasked
         if not stands_and_shoots_unasked(target):
             return self._no_volley(field, f"{target.id} Holds (its rules do not list Stand and Shoot)")
         volley = stand_and_shoot_volley(state, target, charger, first=True,
                                         advance=self._flying_advance(state, charger, action))
         if not volley.shooters:
             if chosen is None:
+                holds = volley.said.split(" [")[0] + ": it Holds"
                 if out and OWN_RATE in volley.said:  # the Hold his own Advance Rate decides, said
-                    return Ruling.allow("", STAND_AND_SHOOT, OWN_RATE, notes=(
-                        volley.said.split(" [")[0] + f": it Holds [{STAND_AND_SHOOT}, {OWN_RATE}]",))
-                return None
+                    return Ruling.allow(holds, CHARGE_REACTIONS, STAND_AND_SHOOT, OWN_RATE,
+                                        notes=(f"{holds} [{STAND_AND_SHOOT}, {OWN_RATE}]",))
+                return Ruling.allow(holds, CHARGE_REACTIONS, STAND_AND_SHOOT)
             why = volley.said.split(" [")[0].split("cannot Stand and Shoot: ", 1)[-1]
             return self._no_volley(field, f"{target.id} Holds ({why})")
         if problem := weapon_choice_problem(state, target, chosen, field):
             return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
+        said = f"{target.id} will Stand and Shoot (unasked: its rules list Stand and Shoot; its player may name hold)"
         notes = tuple(weapons_said(state, target, chosen, "will stand and shoot with", field.split(".")[-1]))
         if out:
             notes += (self._every_hit_his(charger),)
-            return Ruling.allow("", STAND_AND_SHOOT, OUT_SNS, *((SHOOTING_WEAPONS,) if len(notes) > 1 else ()),
+            return Ruling.allow(said, CHARGE_REACTIONS, STAND_AND_SHOOT, OUT_SNS, *((SHOOTING_WEAPONS,) if len(notes) > 1 else ()),
                                 notes=notes)
-        return Ruling.allow("", *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
+        return Ruling.allow(said, CHARGE_REACTIONS, STAND_AND_SHOOT, *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
 
     @staticmethod
     @implements(OUT_SNS)
@@ -306,7 +311,7 @@ class ChargeRules(JoinRules):
                 is not None:
             if not default.legal:
                 return Ruling.forbid(f"the redirected charge: {default.reason}", REDIRECT, *default.rules)
-            rules, notes = default.rules, default.notes
+            said, rules, notes = default.reason or said, default.rules, default.notes
         both = self._both_flee_problem(action, new)
         if isinstance(both, Ruling):
             return both
