@@ -108,7 +108,6 @@ def _rock_by_the_flank() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="the Charge Move to a caught fled unit wheels through Impassable Terrain")
 @pytest.mark.rule(FLEE, WHEEL, CHARGE)
 def test_a_charger_that_catches_a_fled_unit_does_not_wheel_through_a_rock() -> None:
     # The orcs Flee 6" (3 3) straight away from the Spearmen's centre, up and to the right; the Spearmen's 17" (6 6)
@@ -133,6 +132,12 @@ def test_a_charger_that_catches_a_fled_unit_does_not_wheel_through_a_rock() -> N
     assert g.state.unit("spears").has(Status.CHARGED)
     g.undo()
     assert g.state == before
+    # a flee of 5" (2 3) asks a wheel of 5 degrees, whose sweep passes the rock: caught, and the Spearmen make their
+    # Charge Move, the event saying the wheel and citing it
+    events = g.apply(charge, ScriptedDice([2, 3, 6, 6]))
+    assert "spears moves 14.76\" after a -5 degree wheel to where it caught orcs" in events[-1].message, events[-1]
+    assert WHEEL in events[-1].rules and g.state.unit("spears").formation.facing == pytest.approx(355)
+    reloads(g)
 
 
 # -- 3. a redirect declared with a wheel ---------------------------------------------------------------------------------

@@ -577,16 +577,19 @@ class ChargeRules(JoinRules):
                                  (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee", *cite), rolls_since(dice, start),
                                  (("outcome", "destroyed" if gone else "fled"),))
 
-    @implements(FLEE_REACTION, "t9a.charge-out.success")
+    @implements(FLEE_REACTION, "t9a.charge-out.success", WHEEL_RULE)
     def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool,
-                fly: bool = False, move: Point | None = None) -> tuple[GameState, str]:
+                fly: bool = False, move: Point | None = None, wheel: float | None = None) -> tuple[GameState, str]:
         """Destroy a fled unit the charge reached; the charger makes its Charge Move into contact where it fled to.
 
-        ``way`` is the state after the charge's wheel.  The move goes straight, as every charge's,
+        ``way`` is the state after the charge's ``wheel`` (None: none).  The move goes straight, as every charge's,
         and only if its way is clear and its end stands on no model (the ruling measured the way to
         where the unit stood, not to where it fled); otherwise the charger stays where it stood (a
-        character charging out: in his unit).  ``move``: a single model's forward move after its wheel
-        (``t9a_forward``).  Return the state and what the charger did.
+        character charging out: in his unit).  The way is the wheel's sweep too (round 55: only the forward
+        move was looked at, and a charger wheeled through Impassable Terrain or another unit to where it caught a
+        unit that fled), as a declared wheel's is (``wheel_problem``, published.t9a-wheel); a flier passes over.
+        ``move``: a single model's forward move after its wheel (``t9a_forward``).  Return the state and what the
+        charger did.
         """
         gone = [m.name for u in state.combined(target.id) for m in u.models]
         if move is None:
@@ -598,7 +601,8 @@ class ChargeRules(JoinRules):
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
         moved: GameState | None = None
-        if not path_problem(way, movers, own, fly, frozenset({target.id})):
+        swept = wheel_problem(state, unit, wheel, own, frozenset({target.id})) if wheel and not fly else None
+        if not swept and not path_problem(way, movers, own, fly, frozenset({target.id})):
             model = unit.models[0]
             moved = detach(state, unit, (model.at[0] + dx, model.at[1] + dy)) if out else \
                 shift_unit(way, way.unit(unit.id), dx, dy)
@@ -610,10 +614,11 @@ class ChargeRules(JoinRules):
             return stayed.replace_units(*(u.with_status(Status.CHARGED) for u in [
                 stayed.unit(unit.id), *charged_with(stayed, unit.id, out)])), (
                 f"stays {'in ' + host.id if out else 'where it stood'}: its Charge Move to where {target.id} fled "
-                "is not clear")
+                "is not clear" + (f" (wheeling {wheel:g} degrees, {swept})" if swept else ""))
         moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *charged_with(moved, unit.id, out))
+        turn = f" after a {wheel:g} degree wheel" if wheel else ""
         return moved, ("moves out of " + host.id + " " if out else "moves ") + \
-            f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
+            f"{math.hypot(dx, dy):.2f}\"{turn} to where it caught {target.id}"
 
     def _stand_and_shoot(self, given: GameState, target: Unit, charger: Unit, weapon: WeaponChoice, field: str,
                          action: Charge) -> Volley:
@@ -889,9 +894,12 @@ class ChargeRules(JoinRules):
                                          target.placed)
         move = ahead.move if isinstance(ahead, ForwardCharge) else None
         if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
-            caught, where = self._caught(state, way, unit, target, out, bool(action.fly), move)
+            caught, where = self._caught(state, way, unit, target, out, bool(action.fly), move,
+                                         wheel if arc else None)
             if where.startswith("moves") and out:
                 rules.append("t9a.charge-out.success")
+            if arc:  # its Charge Move's wheel, made or (its sweep not clear) not
+                rules.append(WHEEL_RULE)
             return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "
                                            f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} {where}",
                                            rules, dice, start, CAUGHT, skip)]
