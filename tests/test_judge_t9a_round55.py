@@ -149,7 +149,6 @@ def _two_orc_units() -> dict[str, Any]:
     return _second_orcs(data, (26, 32))
 
 
-@pytest.mark.xfail(strict=True, reason="a wheel declared with a redirect is refused, though no text forbids it")
 @pytest.mark.rule(REDIRECT, WHEEL, CHARGE, FLEE)
 def test_a_charge_declared_with_a_wheel_may_name_a_redirect() -> None:
     # The 2022 text's Redirecting a Charge: after the Flee the charger "may ... declare a new charge against another
@@ -164,16 +163,20 @@ def test_a_charge_declared_with_a_wheel_may_name_a_redirect() -> None:
     ruling = g.check(charge)
     assert ruling.legal and REDIRECT in ruling.rules and WHEEL in ruling.rules, ruling
     assert "wheeling -10 degrees" in ruling.reason and "redirect its charge to orcs2" in ruling.reason, ruling
+    assert any("the new charge at orcs2 makes its own" in n for n in ruling.notes), ruling
     before = g.state
     # the orcs flee 2" (1 1); the Discipline test 4 4 passes on Ld 8; 6 6 reaches orcs2, wheeling left
     events = g.apply(charge, ScriptedDice([1, 1, 4, 4, 6, 6]))
     assert [e.kind for e in events] == ["flee", "redirect", "charge"], events
     assert "passed: it charges orcs2 instead" in events[1].message, events[1]
-    assert "spears charges orcs2 wheeling 2" in events[-1].message and WHEEL in events[-1].rules, events[-1].message
-    assert g.state.unit("spears").formation.facing > 0 and g.state.unit("orcs2").has(Status.ENGAGED)
+    assert "spears charges orcs2 wheeling 25 degrees" in events[-1].message and WHEEL in events[-1].rules, events[-1].message
+    assert g.state.unit("orcs2").has(Status.ENGAGED), events[-1].message
     g.undo()
     assert g.state == before
     # failed (6 6), the charge goes on at the orcs that fled, with the wheel named
     events = g.apply(charge, ScriptedDice([1, 1, 6, 6, 6, 6]))
     assert "failed: it charges orcs still" in events[1].message, events[1]
-    assert "orcs is caught and destroyed" in events[-1].message, events[-1].message
+    assert "orcs is caught and destroyed, and spears moves 14.03\" after a -10 degree wheel" in events[-1].message, \
+        events[-1].message
+    g = saved_and_loaded(g)
+    assert g.state.unit("spears").has(Status.CHARGED) and not g.state.unit("orcs").alive

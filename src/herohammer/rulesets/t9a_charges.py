@@ -86,9 +86,11 @@ def charge_rules(charger: Unit) -> tuple[str, ...]:
 
 def _redirected(action: Charge, reaction: str | None) -> Charge:
     """The charge a redirect makes: at the unit it names, with ``reaction`` for that unit (and its weapon,
-    ``redirect_reaction_weapon``), redirecting no further."""
+    ``redirect_reaction_weapon``), redirecting no further.  A new charge, it is named with no wheel (the smallest onto
+    its target's Facing, published.t9a-charge): the wheel named is the Charge Move's at the unit declared (round 55:
+    a wheel named with a redirect was refused, though no text bars it)."""
     assert action.redirect is not None
-    return action.model_copy(update={"target": action.redirect, "reaction": reaction, "redirect": None,
+    return action.model_copy(update={"target": action.redirect, "reaction": reaction, "redirect": None, "wheel": None,
                                      "redirect_reaction": None, "if_both_flee": None,
                                      "reaction_weapon": action.redirect_reaction_weapon,
                                      "redirect_reaction_weapon": None})
@@ -285,9 +287,6 @@ class ChargeRules(JoinRules):
                                  "reaction flee)", REDIRECT, CHARGE_REACTIONS)
         if action.redirect == action.target:
             return Ruling.forbid(f"a charge is redirected to another unit, not to {action.target} again", REDIRECT)
-        if action.wheel is not None:
-            return Ruling.forbid("a charge that may be redirected goes straight in: declare no wheel with a redirect",
-                                 REDIRECT, WHEEL_RULE)
         new = state.unit(action.redirect)
         second = _redirected(action, action.redirect_reaction)
         key = (type(self), "rule_charge", action.unit, new.id, None, action.fly)
@@ -315,6 +314,9 @@ class ChargeRules(JoinRules):
         both = self._both_flee_problem(action, new)
         if isinstance(both, Ruling):
             return both
+        if action.wheel is not None:  # round 55: allowed; the wheel named is the charge's at the unit declared
+            notes += (f"the {action.wheel:g} degree wheel is the Charge Move's at {action.target}; redirected, the new "
+                      f"charge at {new.id} makes its own, the smallest onto its Target Facing [{REDIRECT}, {WHEEL_RULE}]",)
         return Ruling.allow(f"if {action.target} Flees, {action.unit} takes a Discipline test to redirect its charge "
                             f"to {new.id} ({said}){both}", REDIRECT, *rules, notes=notes)
 
@@ -782,6 +784,8 @@ class ChargeRules(JoinRules):
                         state, target, more = self._both_flee(state, action, unit, target, dice)
                         events += more
                         flees = True
+                    if target.id != action.target:  # a new charge, named with no wheel (``_redirected``)
+                        action = action.model_copy(update={"wheel": None})
             skip = (start, rolls_made(dice))
             if flees and not target.alive:
                 new = state.replace_units(*(u.with_status(Status.CHARGED)
