@@ -180,3 +180,30 @@ def test_a_charge_declared_with_a_wheel_may_name_a_redirect() -> None:
         events[-1].message
     g = saved_and_loaded(g)
     assert g.state.unit("spears").has(Status.CHARGED) and not g.state.unit("orcs").alive
+
+
+@pytest.mark.xfail(strict=True, reason="a Failed Charge Move at a fled unit wheels through Impassable Terrain")
+@pytest.mark.rule(FLEE, WHEEL, "published.t9a-failed-charge", "published.t9a-move")
+def test_a_failed_charge_at_a_fled_unit_stops_its_wheel_at_the_rock() -> None:
+    # The same rock. The orcs flee 7" (3 4) and 17" (6 6) falls short of them by 0.19": the Spearmen fail and make
+    # their Failed Charge Move, following their Charge Move's wheel as far as it goes (published.t9a-failed-charge's
+    # decision), here 7 degrees right, whose sweep meets the rock after about 5 degrees. On the ground no model
+    # passes through Impassable Terrain (published.t9a-move; the decision of the Failed Charge Move: "the move stops
+    # where its way is last clear"): the wheel stops short of the rock and the move ends there, said and cited. Before
+    # the fix the wheel, chosen after the flee without looking at its way, went through the rock.
+    from herohammer.rulesets.t9a_moves import wheel_problem
+
+    g = reloading_game(_rock_by_the_flank())
+    charge = {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "flee"}
+    before = g.state
+    for dice in ([3, 4, 6, 6], [6, 6, 1, 1]):
+        events = g.apply(charge, ScriptedDice(dice))
+        failed = events[-1]
+        assert "fails its charge" in failed.message and "rock" in failed.message, failed.message
+        assert WHEEL in failed.rules and "published.t9a-move" in failed.rules, failed
+        turned = g.state.unit("spears").formation.facing - 360  # type: ignore[union-attr]
+        assert -6 < turned < -4.5, turned
+        assert wheel_problem(before, before.unit("spears"), turned, {"spears"}) is None
+        reloads(g)
+        g.undo()
+        assert g.state == before
