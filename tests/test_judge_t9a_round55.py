@@ -182,7 +182,6 @@ def test_a_charge_declared_with_a_wheel_may_name_a_redirect() -> None:
     assert g.state.unit("spears").has(Status.CHARGED) and not g.state.unit("orcs").alive
 
 
-@pytest.mark.xfail(strict=True, reason="a Failed Charge Move at a fled unit wheels through Impassable Terrain")
 @pytest.mark.rule(FLEE, WHEEL, "published.t9a-failed-charge", "published.t9a-move")
 def test_a_failed_charge_at_a_fled_unit_stops_its_wheel_at_the_rock() -> None:
     # The same rock. The orcs flee 7" (3 4) and 17" (6 6) falls short of them by 0.19": the Spearmen fail and make
@@ -199,7 +198,8 @@ def test_a_failed_charge_at_a_fled_unit_stops_its_wheel_at_the_rock() -> None:
     for dice in ([3, 4, 6, 6], [6, 6, 1, 1]):
         events = g.apply(charge, ScriptedDice(dice))
         failed = events[-1]
-        assert "fails its charge" in failed.message and "rock" in failed.message, failed.message
+        assert "fails its charge" in failed.message and "but stops short after wheeling -5.5 degrees of" in \
+            failed.message and "sweep through impassable terrain rock" in failed.message, failed.message
         assert WHEEL in failed.rules and "published.t9a-move" in failed.rules, failed
         turned = g.state.unit("spears").formation.facing - 360  # type: ignore[union-attr]
         assert -6 < turned < -4.5, turned

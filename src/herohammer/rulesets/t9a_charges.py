@@ -642,6 +642,33 @@ class ChargeRules(JoinRules):
         return rates[0] if rates is not None else None
 
     @staticmethod
+    @implements(WHEEL_RULE, FAILED_CHARGE, MARCH_RULE)
+    def _wheel_cut_short(state: GameState, unit: Unit, turned: float, target: Unit,
+                         fly: bool) -> tuple[float, str | None]:
+        """Return how far (degrees) a Failed Charge Move's wheel of ``turned`` goes, and what its sweep met (None:
+        nothing, the whole wheel made).
+
+        On the ground no model passes through another unit or Impassable Terrain (published.t9a-move): a wheel whose
+        sweep meets one stops at the last clear part of the turn (found to within ``STOP_PRECISION`` degrees), and
+        the move ends there.  A declared wheel's sweep was looked at as the charge was declared; the wheel towards a
+        unit that fled is chosen after its flee and was not (round 55: the move wheeled through a rock).  A flier
+        passes over.
+        """
+        own = {u.id for u in state.combined(unit.id)}
+        spared = frozenset({target.id})
+        first = None if fly else wheel_problem(state, unit, turned, own, spared)
+        if first is None:
+            return turned, None
+        clear, barred = 0.0, turned
+        while abs(barred - clear) > STOP_PRECISION:
+            middle = (clear + barred) / 2
+            if wheel_problem(state, unit, middle, own, spared) is None:
+                clear = middle
+            else:
+                barred = middle
+        return clear, first
+
+    @staticmethod
     @implements(FLY_RULE, FAILED_CHARGE, MARCH_RULE)
     def _cut_short(state: GameState, unit: Unit, out: bool, ux: float, uy: float, step: float,
                    fly: bool) -> tuple[float, str | None]:
@@ -938,21 +965,26 @@ class ChargeRules(JoinRules):
         model = unit.models[0]
         rules.append("t9a.charge-out.failure" if out else FAILED_CHARGE)  # a unit's: the general rule
         failed = float(roll.failed_move)
+        swept = None  # what the wheel's sweep meets, where it stops the move (published.t9a-move)
         if arc and wheel is not None:  # the Failed Charge move follows the wheel as far as it goes
             turned = wheel * min(1.0, failed / arc)
-            state = wheeled(state, unit, turned)
+            made, swept = self._wheel_cut_short(state, unit, turned, target, bool(action.fly))
+            state = wheeled(state, unit, made) if made else state
             unit = state.unit(unit.id)
-            failed = max(0.0, failed - arc * min(1.0, failed / arc))
+            failed = 0.0 if swept else max(0.0, failed - arc * min(1.0, failed / arc))
             if move is None:
                 dx, dy, _ = charge_contact(state, unit, target, out)
             rules.append(WHEEL_RULE)
         length = math.hypot(dx, dy)
         step = min(failed, max(0.0, length - 0.01))
         blocked = None  # what its way meets, where it stops short (published.t9a-move; flown: published.t9a-fly)
-        if length > 0:
+        if length > 0 and not swept:
             step, blocked = self._cut_short(state, unit, out, dx / length, dy / length, step, bool(action.fly))
         moves = f"moves {roll.failed_move}\""
-        if blocked is not None:
+        if swept:
+            moves += f" but stops short after wheeling {made:.1f} degrees of {turned:g} ({swept})"
+            rules.append(MARCH_RULE)
+        elif blocked is not None:
             moves += f" but stops short after {step:.2f}\" ({blocked})"
             if not action.fly:
                 rules.append(MARCH_RULE)
