@@ -207,3 +207,50 @@ def test_a_failed_charge_at_a_fled_unit_stops_its_wheel_at_the_rock() -> None:
         reloads(g)
         g.undo()
         assert g.state == before
+
+
+# -- 5. the last survivor of a melee breaks, flees and rallies as his unit -----------------------------------------------
+ARMED_ORC = "WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8"
+STILL_HERO = HERO.replace("A3", "A0")
+RALLY = "published.t9a-rally"
+BREAK = "published.t9a-break-test"
+
+
+def _two_spearmen_in_melee() -> dict[str, Any]:
+    """Two Spearmen and their Hero (none with Attacks) in one rank, engaged with five orcs (A1) in the orcs' Melee
+    phase."""
+    data = scenario(n=2, orcs=5, phase="melee", active="orcs", enemy_y=20, spear_profile=STILL_SPEAR,
+                    orc_profile=ARMED_ORC, spear_status=["engaged"], orc_status=["engaged"])
+    data["sides"]["elves"][1]["models"][0]["profile"] = STILL_HERO
+    return data
+
+
+@pytest.mark.xfail(strict=True, reason="a last survivor's Rally test does not cite t9a.combined.last-survivor")
+@pytest.mark.rule(LAST, RALLY, BREAK, "published.t9a-combat-resolution", "core.test.leadership-choice")
+def test_the_hero_left_of_his_unit_breaks_flees_and_rallies_as_it() -> None:
+    # Three orc blows slay both Spearmen (6 6 6 to hit, 6 6 6 to wound, 1 1 1 saves); the Hero is the unit now (seed
+    # 002: "этот один персонаж все равно считается тем подразделением"). The orcs win 2 to 0; the unit's Break test is
+    # his, on his Ld 9 -2 (6 6 fails, citing the clause); it flees 6" (3 3), the orcs' pursuit 2" (1 1) does not
+    # catch it. A save and load. The elves' Charge phase: the Rally test owed is the unit's, his, on his Ld 9, asked
+    # by either name; its ruling and its event must cite the clause and say he rallies as the unit, as his Break test,
+    # his Panic test, his charge, his March, his shot and his cast do (rounds 53, 54). Before the fix they said "hero"
+    # alone and cited only the Rally rule. Passed (4 5), he counts as having marched: his charge is refused.
+    g = reloading_game(_two_spearmen_in_melee())
+    events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6, 6, 6, 6, 6, 6, 1, 1, 1, 6, 6, 3, 3, 1, 1]))
+    broke = events[-1]
+    assert "spears takes a Break test on Ld 9 (Hero) -2: 12, breaks and flees 6\"" in broke.message, broke.message
+    assert LAST in broke.rules and g.state.unit("hero").has(Status.FLEEING), broke
+    g = saved_and_loaded(g)
+    play_to(g, "charge", "elves")
+    assert offered(g, "rally") == [{"do": "rally", "unit": "hero"}]
+    for name in ("spears", "hero"):
+        ruling = g.check({"do": "rally", "unit": name})
+        assert ruling.legal and "Rally test on Ld 9 (Hero)" in ruling.reason and LAST in ruling.rules, ruling
+        assert any("all that is left of spears" in n for n in ruling.notes), ruling
+    before = g.state
+    events = g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([4, 5]))
+    assert "rallies (9 against Ld 9, Hero)" in events[0].message and LAST in events[0].rules, events[0]
+    assert "all that is left of spears" in events[0].message, events[0]
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, RALLY, "rallied")
+    g.undo()
+    assert g.state == before
