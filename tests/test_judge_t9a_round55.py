@@ -225,7 +225,6 @@ def _two_spearmen_in_melee() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="a last survivor's Rally test does not cite t9a.combined.last-survivor")
 @pytest.mark.rule(LAST, RALLY, BREAK, "published.t9a-combat-resolution", "core.test.leadership-choice")
 def test_the_hero_left_of_his_unit_breaks_flees_and_rallies_as_it() -> None:
     # Three orc blows slay both Spearmen (6 6 6 to hit, 6 6 6 to wound, 1 1 1 saves); the Hero is the unit now (seed
