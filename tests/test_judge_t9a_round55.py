@@ -253,3 +253,153 @@ def test_the_hero_left_of_his_unit_breaks_flees_and_rallies_as_it() -> None:
     refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, RALLY, "rallied")
     g.undo()
     assert g.state == before
+
+
+# -- 6. a charge out at orcs that Flee: the odds counted, the catch, the next phase -------------------------------------
+@pytest.mark.rule(DECLARE, OWN_RATE, SUCCESS, FAILURE, FLEE, "t9a.leave.unit-not-moved", NO_OTHER)
+def test_a_hero_charging_out_at_orcs_that_flee_catches_them_as_the_dice_count() -> None:
+    # The Hero charges out of the Spearmen at orcs 12" away, who Flee 2D6" straight away from him (his own model is
+    # the charging unit's Centre from his declaration). He rolls his own 5" + 2D6: he catches them when it reaches
+    # 12" and their flee; failed, his Failed Charge move (the higher die) leaves the unit unless it is 1 (1 1: he
+    # stays, and the unit is Shaken, seed 002). Exact odds (action_odds) against a count over the four dice. Played:
+    # they flee 2" (1 1), his 17" (6 6) catches them: they are destroyed and he moves out of the unit (seed 002:
+    # "выдвиньте персонажа из подразделения"). An undo; the same again, a save and load. In the Movement phase he has
+    # charged (no move, no join), while the Spearmen, whom his charge out made neither moved nor halted, may move.
+    g = reloading_game(scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=32))
+    charge = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "flee"}
+    ruling = g.check(charge)
+    assert ruling.legal and "charges out of spears" in ruling.reason and "orcs will Flee" in ruling.reason, ruling
+    want: dict[str, Fraction] = {}
+    for f1, f2, c1, c2 in product(D6, repeat=4):
+        if 5 + c1 + c2 >= 12 + f1 + f2:
+            key = "caught"
+        else:
+            key = "failed_left" if max(c1, c2) >= 2 else "failed_stayed_shaken"
+        want[key] = want.get(key, Fraction(0)) + Fraction(1, 6 ** 4)
+    odds = action_odds(g.state, charge, summary=lambda _before, res: dict(res[1][-1].data)["outcome"])
+    assert odds.exact and dict(odds.weights) == want
+    assert want == {"caught": Fraction(35, 1296), "failed_left": Fraction(1225, 1296),
+                    "failed_stayed_shaken": Fraction(1, 36)}
+    before = g.state
+    events = g.apply(charge, ScriptedDice([1, 1, 6, 6]))
+    assert "orcs is caught and destroyed, and hero moves out of spears 14.00\" to where it caught orcs" in \
+        events[-1].message and SUCCESS in events[-1].rules, events[-1].message
+    g.undo()
+    assert g.state == before
+    g.apply(charge, ScriptedDice([1, 1, 6, 6]))
+    g = saved_and_loaded(g)
+    hero = g.state.unit("hero")
+    assert hero.joined is None and not hero.has(Status.ENGAGED) and not g.state.unit("orcs").alive
+    assert g.state.unit("spears").has(Status.NO_CHARGE)
+    play_to(g, "movement", "elves")
+    assert not g.check({"do": "move", "unit": "hero", "to": [[30, 35]]}).legal
+    assert not g.check({"do": "join", "character": "hero", "unit": "spears"}).legal
+    assert g.check({"do": "move", "unit": "spears", "to": [[36, 24]]}).legal
+
+
+# -- 7. the unit charged itself: no charge out of it, no leave; next turn he charges out ---------------------------------
+@pytest.mark.rule(NO_OTHER, "t9a.join.part-of-unit", "t9a.leave.when", DECLARE, OWN_RATE,
+                  "published.t9a-failed-charge")
+def test_a_hero_whose_unit_charged_neither_charges_out_nor_leaves_that_turn_and_charges_out_the_next() -> None:
+    # The Spearmen, their Hero in them, charge the orcs 12" away and fail (1 1): their Failed Charge move of 1"
+    # carries him with them. He charged as part of the unit (t9a.join.part-of-unit): a charge out of it is refused
+    # as the unit's other characters' would be (t9a.charge-out.no-other-charges); a save and load; in the Movement
+    # phase he may not leave (he moved with it, t9a.leave.when), and nothing but the phase's end is offered. The next
+    # player turn he charges out of them at the orcs, now 11" away, on his own 5" + 2D6.
+    g = reloading_game(scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=32))
+    events = g.apply({"do": "charge", "unit": "spears", "target": "orcs"}, ScriptedDice([1, 1]))
+    assert "spears fails its charge" in events[-1].message, events[-1].message
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs"}, NO_OTHER,
+            "spears charged this turn: hero, part of it, cannot declare a charge out of it")
+    assert "t9a.join.part-of-unit" in g.check({"do": "charge", "unit": "hero", "target": "orcs"}).rules
+    g = saved_and_loaded(g)
+    play_to(g, "movement", "elves")
+    refused(g, {"do": "leave", "character": "hero", "to": [30, 19.6]}, "t9a.leave.when", "it charged")
+    assert [a.do for a in g.legal_actions()] == ["end_phase"]
+    play_to(g, "charge", "elves")
+    charge = {"do": "charge", "unit": "hero", "target": "orcs"}
+    ruling = g.check(charge)
+    assert ruling.legal and "charges out of spears at orcs, 11.00\" away" in ruling.reason, ruling
+    assert "5\" + 2D6" in ruling.reason and OWN_RATE in ruling.rules, ruling
+    before = g.state
+    events = g.apply(charge, ScriptedDice([3, 3]))
+    assert SUCCESS in events[-1].rules and g.state.unit("hero").has(Status.ENGAGED), events[-1].message
+    g.undo()
+    assert g.state == before
+
+
+# -- 8. leaving then joining in one phase; the last survivor joining another unit ----------------------------------------
+def _beside_spears2(n: int = 10, phase: str = "movement", active: str = "elves") -> dict[str, Any]:
+    """The Spearmen and their Hero; a second unit of ``n`` Spearmen (spears2) 6" to their left; orcs far ahead."""
+    data = scenario(n=n, orcs=5, phase=phase, active=active, enemy_y=40 if n > 1 else 36)
+    more = json.loads(json.dumps(data["sides"]["elves"][0]))
+    more.update(id="spears2", status=[])
+    more["formation"]["position"] = [26 if n > 1 else 30, 20]
+    more["models"] = [{**m, "name": f"t{i}"} for i, m in enumerate(more["models"])]
+    data["sides"]["elves"].append(more)
+    return data
+
+
+@pytest.mark.rule("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved", "t9a.join.move", LAST,
+                  "t9a.join.unit-stops", "t9a.join.single-rank", "published.t9a-panic")
+def test_a_hero_who_left_joins_nobody_that_phase_and_a_last_survivor_joins_another_unit() -> None:
+    # The Hero leaves the Spearmen, 5" to their left (seed 002: a move of his own; the unit has not moved); his move
+    # is spent: a join of spears2 or of his old unit that phase is refused (he has moved), and legal_actions offers
+    # him nothing (the two units may still move). Another table: the orcs' volley slays the one Spearman beside him (5 hits, 3 his file's,
+    # 2 his; 1 wound unsaved): he is all that is left of spears and takes its Panic test (1 1 passes). A save and
+    # load. In the elves' Movement phase he joins spears2 (a single rank: widen), which stops them; the join says
+    # that he is spears no more, and spears2 takes no Panic test for it (the seed: the unit does not count as
+    # destroyed). An undo gives him back as the last of spears.
+    g = reloading_game(_beside_spears2())
+    events = g.apply({"do": "leave", "character": "hero", "to": [31, 20]})
+    assert "hero leaves spears" in events[-1].message and not g.state.unit("spears").has(Status.MOVED)
+    for unit in ("spears2", "spears"):
+        refused(g, {"do": "join", "character": "hero", "unit": unit}, "t9a.join.move", "already moved")
+    assert not [a for a in g.legal_actions() if "hero" in (getattr(a, "unit", None), getattr(a, "character", None))]
+    g = reloading_game(_beside_spears2(n=1, phase="shooting", active="orcs"))
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+                     ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
+    assert not g.state.unit("spears").alive and g.state.unit("hero").last_of == "spears"
+    panic = [e for e in events if e.kind == "panic"]
+    assert len(panic) == 1 and "hero passes its Panic test" in panic[0].message and LAST in panic[0].rules, panic
+    g = saved_and_loaded(g)
+    play_to(g, "movement", "elves")
+    join = {"do": "join", "character": "spears", "unit": "spears2", "rank_choice": "widen"}
+    ruling = g.check(join)
+    assert ruling.legal and LAST in ruling.rules, ruling
+    before = g.state
+    events = g.apply(join)
+    assert [e.kind for e in events] == ["join"], events
+    assert "it is spears no more" in events[-1].message and LAST in events[-1].rules, events[-1].message
+    assert g.state.unit("hero").joined == "spears2" and g.state.unit("hero").last_of is None
+    assert g.state.unit("spears2").has(Status.HALTED) and not g.state.unit("spears2").has(Status.FLEEING)
+    reloads(g)
+    g.undo()
+    assert g.state == before and g.state.unit("hero").last_of == "spears"
+
+
+# -- 9. a judge's tests of a unit with its Hero: the highest value, his --------------------------------------------------
+@pytest.mark.rule("core.test.highest-value", "core.test.characteristic", "core.test.leadership-choice",
+                  "t9a.join.part-of-unit")
+def test_a_judges_tests_of_spearmen_with_their_hero_take_his_higher_values() -> None:
+    # Seed 004: "a test taken for a whole unit uses the highest value in the unit"; seed 002: the Hero joined is part
+    # of the unit. A Strength test of the Spearmen (S3) is on his S 4, an Initiative test on his I 6, a Leadership
+    # test on his Ld 9; of the Hero alone, on his own. Exact odds: a D6 test passes at most the value, a 6 always
+    # fails (4/6 on S 4); 2D6 at most 9 passes 30/36. Played: a 5 fails the Strength test; an undo.
+    g = reloading_game(scenario(n=10, orcs=5, phase="movement", active="elves", enemy_y=32))
+    for characteristic, said in (("S", "S test on 4 (Hero's profile, the highest in the unit)"),
+                                 ("I", "I test on 6 (Hero's profile, the highest in the unit)"),
+                                 ("Ld", "Leadership test on Ld 9 (Hero)")):
+        ruling = g.check({"do": "test", "unit": "spears", "characteristic": characteristic})
+        assert ruling.legal and said in ruling.reason, ruling
+    odds = action_odds(g.state, {"do": "test", "unit": "spears", "characteristic": "S"},
+                       summary=lambda _before, res: "fails" in res[1][0].message)
+    assert odds.exact and dict(odds.weights) == {False: Fraction(4, 6), True: Fraction(2, 6)}
+    ld = action_odds(g.state, {"do": "test", "unit": "spears", "characteristic": "Ld"},
+                     summary=lambda _before, res: "fails" in res[1][0].message)
+    assert dict(ld.weights)[False] == Fraction(sum(1 for a, b in product(D6, D6) if a + b <= 9), 36)
+    before = g.state
+    events = g.apply({"do": "test", "unit": "spears", "characteristic": "S"}, ScriptedDice([5]))
+    assert "fails" in events[0].message, events[0]
+    g.undo()
+    assert g.state == before
