@@ -94,7 +94,7 @@ def test_a_failed_discipline_test_leaves_the_charge_on_the_unit_that_fled() -> N
 
 
 @pytest.mark.rule(REDIRECT)
-def test_a_redirect_needs_a_flee_another_viable_unit_and_no_wheel() -> None:
+def test_a_redirect_needs_a_flee_and_another_viable_unit() -> None:
     g = _two_targets()
     refused(g, {**REDIRECTED, "reaction": "hold"}, REDIRECT, "only when spears Flees")
     refused(g, {**REDIRECTED, "redirect": "spears"}, REDIRECT, "not to spears again")
@@ -102,7 +102,10 @@ def test_a_redirect_needs_a_flee_another_viable_unit_and_no_wheel() -> None:
     # a wheel the charge itself could make (session 48: a 10 degree wheel, named until then, brings the orcs' front
     # onto no Spearman, refused as a charge before the redirect is read; the least that does is -15)
     assert g.check({k: v for k, v in REDIRECTED.items() if k not in ("reaction", "redirect")} | {"wheel": -15}).legal
-    refused(g, {**REDIRECTED, "wheel": -15}, REDIRECT, "declare no wheel with a redirect")
+    # round 55: a wheel named with a redirect is the Charge Move's at the unit declared (until then refused, "declare
+    # no wheel with a redirect", a bar no text makes); the redirected charge makes its own
+    ruling = g.check({**REDIRECTED, "wheel": -15})
+    assert ruling.legal and any("the new charge at guards makes its own" in n for n in ruling.notes), ruling
     # guards whose rules do not list Stand and Shoot may still take it when named (session 24; before, refused)
     assert g.check({**REDIRECTED, "redirect_reaction": "stand_and_shoot"}).legal
     assert g.check({**REDIRECTED, "redirect_reaction": "hold"}).legal

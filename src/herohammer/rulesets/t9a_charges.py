@@ -26,7 +26,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Status, Unit
 from .base import Resolution, rolls_before_placing, rule_key
-from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
+from .t9a_weapons import SHOOTING_WEAPONS, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined_status, current, FAILED_CHARGE,
                         fly_rates, formation_of, host_of, march_rate, member_models, MOVED, off_table, placed_all,
                         rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unit_centre, unit_rates)
@@ -86,9 +86,11 @@ def charge_rules(charger: Unit) -> tuple[str, ...]:
 
 def _redirected(action: Charge, reaction: str | None) -> Charge:
     """The charge a redirect makes: at the unit it names, with ``reaction`` for that unit (and its weapon,
-    ``redirect_reaction_weapon``), redirecting no further."""
+    ``redirect_reaction_weapon``), redirecting no further.  A new charge, it is named with no wheel (the smallest onto
+    its target's Facing, published.t9a-charge): the wheel named is the Charge Move's at the unit declared (round 55:
+    a wheel named with a redirect was refused, though no text bars it)."""
     assert action.redirect is not None
-    return action.model_copy(update={"target": action.redirect, "reaction": reaction, "redirect": None,
+    return action.model_copy(update={"target": action.redirect, "reaction": reaction, "redirect": None, "wheel": None,
                                      "redirect_reaction": None, "if_both_flee": None,
                                      "reaction_weapon": action.redirect_reaction_weapon,
                                      "redirect_reaction_weapon": None})
@@ -208,7 +210,8 @@ class ChargeRules(JoinRules):
                 return declared
             if not default.legal:
                 return default
-            return Ruling.allow(declared.reason, *dict.fromkeys((*declared.rules, *default.rules)),
+            said = f"{declared.reason}; {default.reason}" if default.reason else declared.reason
+            return Ruling.allow(said, *dict.fromkeys((*declared.rules, *default.rules)),
                                 notes=(*declared.notes, *default.notes))
         reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
         if not reaction.legal:
@@ -224,36 +227,40 @@ class ChargeRules(JoinRules):
         return Ruling.forbid(f"{field}: {why} and fires no weapon (only a Stand and Shoot does)", SHOOTING_WEAPONS,
                              CHARGE_REACTIONS, STAND_AND_SHOOT)
 
-    @implements(SHOOTING_WEAPONS, STAND_AND_SHOOT)
+    @implements(SHOOTING_WEAPONS, STAND_AND_SHOOT, CHARGE_REACTIONS)
     def _default_volley(self, state: GameState, action: Charge, charger: Unit, target: Unit,
                         field: str) -> Ruling | None:
-        """Rule on the weapons of the default Charge Reaction (Stand and Shoot when it may be taken, else Hold):
-        None when there is nothing to say (no weapon chosen, no model of the charged unit with several), a refusal
-        of a weapon chosen where no Stand and Shoot is taken or that cannot be, else which weapons it will use."""
+        """Rule on the default Charge Reaction (Stand and Shoot when it may be taken, else Hold) and its weapons:
+        None when there is nothing to say (a charged unit that Holds unasked, no weapon chosen), a refusal of a weapon
+        chosen where no Stand and Shoot is taken or that cannot be, else what the unit will do, said in the reason
+        (round 55: a unit's charge said nothing of the Stand and Shoot its target takes unasked, only a charge out
+        did) and which weapons it will use."""
         chosen = action.reaction_weapon
         out = bool(charger.joined)  # a character charging out: his own rate decides, every hit is his (round 54)
-        if chosen is None and not (stands_and_shoots_unasked(target) and (out or several_weapons(state, target))):
-            return None  # the common charge: nothing to look at
+        if chosen is None and not stands_and_shoots_unasked(target):
+            return None  # the common charge: the charged unit Holds unasked
         if not stands_and_shoots_unasked(target):
             return self._no_volley(field, f"{target.id} Holds (its rules do not list Stand and Shoot)")
         volley = stand_and_shoot_volley(state, target, charger, first=True,
                                         advance=self._flying_advance(state, charger, action))
         if not volley.shooters:
             if chosen is None:
+                holds = volley.said.split(" [")[0] + ": it Holds"
                 if out and OWN_RATE in volley.said:  # the Hold his own Advance Rate decides, said
-                    return Ruling.allow("", STAND_AND_SHOOT, OWN_RATE, notes=(
-                        volley.said.split(" [")[0] + f": it Holds [{STAND_AND_SHOOT}, {OWN_RATE}]",))
-                return None
+                    return Ruling.allow(holds, CHARGE_REACTIONS, STAND_AND_SHOOT, OWN_RATE,
+                                        notes=(f"{holds} [{STAND_AND_SHOOT}, {OWN_RATE}]",))
+                return Ruling.allow(holds, CHARGE_REACTIONS, STAND_AND_SHOOT)
             why = volley.said.split(" [")[0].split("cannot Stand and Shoot: ", 1)[-1]
             return self._no_volley(field, f"{target.id} Holds ({why})")
         if problem := weapon_choice_problem(state, target, chosen, field):
             return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
+        said = f"{target.id} will Stand and Shoot (unasked: its rules list Stand and Shoot; its player may name hold)"
         notes = tuple(weapons_said(state, target, chosen, "will stand and shoot with", field.split(".")[-1]))
         if out:
             notes += (self._every_hit_his(charger),)
-            return Ruling.allow("", STAND_AND_SHOOT, OUT_SNS, *((SHOOTING_WEAPONS,) if len(notes) > 1 else ()),
+            return Ruling.allow(said, CHARGE_REACTIONS, STAND_AND_SHOOT, OUT_SNS, *((SHOOTING_WEAPONS,) if len(notes) > 1 else ()),
                                 notes=notes)
-        return Ruling.allow("", *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
+        return Ruling.allow(said, CHARGE_REACTIONS, STAND_AND_SHOOT, *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
 
     @staticmethod
     @implements(OUT_SNS)
@@ -280,9 +287,6 @@ class ChargeRules(JoinRules):
                                  "reaction flee)", REDIRECT, CHARGE_REACTIONS)
         if action.redirect == action.target:
             return Ruling.forbid(f"a charge is redirected to another unit, not to {action.target} again", REDIRECT)
-        if action.wheel is not None:
-            return Ruling.forbid("a charge that may be redirected goes straight in: declare no wheel with a redirect",
-                                 REDIRECT, WHEEL_RULE)
         new = state.unit(action.redirect)
         second = _redirected(action, action.redirect_reaction)
         key = (type(self), "rule_charge", action.unit, new.id, None, action.fly)
@@ -306,10 +310,13 @@ class ChargeRules(JoinRules):
                 is not None:
             if not default.legal:
                 return Ruling.forbid(f"the redirected charge: {default.reason}", REDIRECT, *default.rules)
-            rules, notes = default.rules, default.notes
+            said, rules, notes = default.reason or said, default.rules, default.notes
         both = self._both_flee_problem(action, new)
         if isinstance(both, Ruling):
             return both
+        if action.wheel is not None:  # round 55: allowed; the wheel named is the charge's at the unit declared
+            notes += (f"the {action.wheel:g} degree wheel is the Charge Move's at {action.target}; redirected, the new "
+                      f"charge at {new.id} makes its own, the smallest onto its Target Facing [{REDIRECT}, {WHEEL_RULE}]",)
         return Ruling.allow(f"if {action.target} Flees, {action.unit} takes a Discipline test to redirect its charge "
                             f"to {new.id} ({said}){both}", REDIRECT, *rules, notes=notes)
 
@@ -587,16 +594,19 @@ class ChargeRules(JoinRules):
                                  (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee", *cite), rolls_since(dice, start),
                                  (("outcome", "destroyed" if gone else "fled"),))
 
-    @implements(FLEE_REACTION, "t9a.charge-out.success")
+    @implements(FLEE_REACTION, "t9a.charge-out.success", WHEEL_RULE)
     def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool,
-                fly: bool = False, move: Point | None = None) -> tuple[GameState, str]:
+                fly: bool = False, move: Point | None = None, wheel: float | None = None) -> tuple[GameState, str]:
         """Destroy a fled unit the charge reached; the charger makes its Charge Move into contact where it fled to.
 
-        ``way`` is the state after the charge's wheel.  The move goes straight, as every charge's,
+        ``way`` is the state after the charge's ``wheel`` (None: none).  The move goes straight, as every charge's,
         and only if its way is clear and its end stands on no model (the ruling measured the way to
         where the unit stood, not to where it fled); otherwise the charger stays where it stood (a
-        character charging out: in his unit).  ``move``: a single model's forward move after its wheel
-        (``t9a_forward``).  Return the state and what the charger did.
+        character charging out: in his unit).  The way is the wheel's sweep too (round 55: only the forward
+        move was looked at, and a charger wheeled through Impassable Terrain or another unit to where it caught a
+        unit that fled), as a declared wheel's is (``wheel_problem``, published.t9a-wheel); a flier passes over.
+        ``move``: a single model's forward move after its wheel (``t9a_forward``).  Return the state and what the
+        charger did.
         """
         gone = [m.name for u in state.combined(target.id) for m in u.models]
         if move is None:
@@ -608,7 +618,8 @@ class ChargeRules(JoinRules):
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
         moved: GameState | None = None
-        if not path_problem(way, movers, own, fly, frozenset({target.id})):
+        swept = wheel_problem(state, unit, wheel, own, frozenset({target.id})) if wheel and not fly else None
+        if not swept and not path_problem(way, movers, own, fly, frozenset({target.id})):
             model = unit.models[0]
             moved = detach(state, unit, (model.at[0] + dx, model.at[1] + dy)) if out else \
                 shift_unit(way, way.unit(unit.id), dx, dy)
@@ -620,10 +631,11 @@ class ChargeRules(JoinRules):
             return stayed.replace_units(*(u.with_status(Status.CHARGED) for u in [
                 stayed.unit(unit.id), *charged_with(stayed, unit.id, out)])), (
                 f"stays {'in ' + host.id if out else 'where it stood'}: its Charge Move to where {target.id} fled "
-                "is not clear")
+                "is not clear" + (f" (wheeling {wheel:g} degrees, {swept})" if swept else ""))
         moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *charged_with(moved, unit.id, out))
+        turn = f" after a {wheel:g} degree wheel" if wheel else ""
         return moved, ("moves out of " + host.id + " " if out else "moves ") + \
-            f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
+            f"{math.hypot(dx, dy):.2f}\"{turn} to where it caught {target.id}"
 
     def _stand_and_shoot(self, given: GameState, target: Unit, charger: Unit, weapon: WeaponChoice, field: str,
                          action: Charge) -> Volley:
@@ -643,6 +655,33 @@ class ChargeRules(JoinRules):
             return None
         rates = self.charge_rates(state, charger, bool(charger.joined), True)
         return rates[0] if rates is not None else None
+
+    @staticmethod
+    @implements(WHEEL_RULE, FAILED_CHARGE, MARCH_RULE)
+    def _wheel_cut_short(state: GameState, unit: Unit, turned: float, target: Unit,
+                         fly: bool) -> tuple[float, str | None]:
+        """Return how far (degrees) a Failed Charge Move's wheel of ``turned`` goes, and what its sweep met (None:
+        nothing, the whole wheel made).
+
+        On the ground no model passes through another unit or Impassable Terrain (published.t9a-move): a wheel whose
+        sweep meets one stops at the last clear part of the turn (found to within ``STOP_PRECISION`` degrees), and
+        the move ends there.  A declared wheel's sweep was looked at as the charge was declared; the wheel towards a
+        unit that fled is chosen after its flee and was not (round 55: the move wheeled through a rock).  A flier
+        passes over.
+        """
+        own = {u.id for u in state.combined(unit.id)}
+        spared = frozenset({target.id})
+        first = None if fly else wheel_problem(state, unit, turned, own, spared)
+        if first is None:
+            return turned, None
+        clear, barred = 0.0, turned
+        while abs(barred - clear) > STOP_PRECISION:
+            middle = (clear + barred) / 2
+            if wheel_problem(state, unit, middle, own, spared) is None:
+                clear = middle
+            else:
+                barred = middle
+        return clear, first
 
     @staticmethod
     @implements(FLY_RULE, FAILED_CHARGE, MARCH_RULE)
@@ -787,6 +826,8 @@ class ChargeRules(JoinRules):
                         state, target, more = self._both_flee(state, action, unit, target, dice)
                         events += more
                         flees = True
+                    if target.id != action.target:  # a new charge, named with no wheel (``_redirected``)
+                        action = action.model_copy(update={"wheel": None})
             skip = (start, rolls_made(dice))
             if flees and not target.alive:
                 new = state.replace_units(*(u.with_status(Status.CHARGED)
@@ -899,9 +940,12 @@ class ChargeRules(JoinRules):
                                          target.placed)
         move = ahead.move if isinstance(ahead, ForwardCharge) else None
         if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
-            caught, where = self._caught(state, way, unit, target, out, bool(action.fly), move)
+            caught, where = self._caught(state, way, unit, target, out, bool(action.fly), move,
+                                         wheel if arc else None)
             if where.startswith("moves") and out:
                 rules.append("t9a.charge-out.success")
+            if arc:  # its Charge Move's wheel, made or (its sweep not clear) not
+                rules.append(WHEEL_RULE)
             return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "
                                            f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} {where}",
                                            rules, dice, start, CAUGHT, skip)]
@@ -936,21 +980,26 @@ class ChargeRules(JoinRules):
         model = unit.models[0]
         rules.append("t9a.charge-out.failure" if out else FAILED_CHARGE)  # a unit's: the general rule
         failed = float(roll.failed_move)
+        swept = None  # what the wheel's sweep meets, where it stops the move (published.t9a-move)
         if arc and wheel is not None:  # the Failed Charge move follows the wheel as far as it goes
             turned = wheel * min(1.0, failed / arc)
-            state = wheeled(state, unit, turned)
+            made, swept = self._wheel_cut_short(state, unit, turned, target, bool(action.fly))
+            state = wheeled(state, unit, made) if made else state
             unit = state.unit(unit.id)
-            failed = max(0.0, failed - arc * min(1.0, failed / arc))
+            failed = 0.0 if swept else max(0.0, failed - arc * min(1.0, failed / arc))
             if move is None:
                 dx, dy, _ = charge_contact(state, unit, target, out)
             rules.append(WHEEL_RULE)
         length = math.hypot(dx, dy)
         step = min(failed, max(0.0, length - 0.01))
         blocked = None  # what its way meets, where it stops short (published.t9a-move; flown: published.t9a-fly)
-        if length > 0:
+        if length > 0 and not swept:
             step, blocked = self._cut_short(state, unit, out, dx / length, dy / length, step, bool(action.fly))
         moves = f"moves {roll.failed_move}\""
-        if blocked is not None:
+        if swept:
+            moves += f" but stops short after wheeling {made:.1f} degrees of {turned:g} ({swept})"
+            rules.append(MARCH_RULE)
+        elif blocked is not None:
             moves += f" but stops short after {step:.2f}\" ({blocked})"
             if not action.fly:
                 rules.append(MARCH_RULE)

@@ -34,6 +34,15 @@ if TYPE_CHECKING:
     from ..actions import Action, Rally
 
 RALLY = RALLY_RULE  # one constant, in t9a.py, which the other phases' refusals after a rally cite too
+LAST_SURVIVOR = "t9a.combined.last-survivor"
+
+
+def _survivor(unit: Unit) -> tuple[tuple[str, ...], str]:
+    """Return the clause and the words a last survivor's Rally test is told with: he takes it as the unit he is all
+    that is left of (round 55: it cited nothing of it, where his Break and Panic tests did), else nothing."""
+    if not unit.last_of:
+        return (), ""
+    return (LAST_SURVIVOR,), f"{unit.id} is all that is left of {unit.last_of} and takes its tests as it [{LAST_SURVIVOR}]"
 
 
 def _placed(state: GameState, host: Unit) -> list[Placed]:
@@ -62,7 +71,7 @@ class Rallying(Ruleset):
         assert discipline is not None  # rule_rally refuses a unit with no model left
         return discipline
 
-    @implements(RALLY)
+    @implements(RALLY, LAST_SURVIVOR)
     def rule_rally(self, state: GameState, action: Rally) -> Ruling:
         """Rule on a Rally test: a fleeing unit of the active side, once in its turn."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
@@ -81,9 +90,11 @@ class Rallying(Ruleset):
                 return Ruling.forbid(f"{problem.reason} (the Reform after Rallying)", RALLY, *problem.rules)
             reform = "; if it rallies it Reforms at once, as named"
         ld, general = self.rally_leadership(state, unit)
+        last, said = _survivor(unit)
         return Ruling.allow(f"{unit.id} takes its Rally test on Ld {ld.value} ({ld.source}){reform}", RALLY, ld.rule,
-                            *((GENERAL,) if general else ()))
+                            *((GENERAL,) if general else ()), *last, notes=(said,) if said else ())
 
+    @implements(RALLY, LAST_SURVIVOR)
     def resolve_rally(self, state: GameState, action: Rally, dice: Dice) -> Resolution:
         """Roll the Rally test: stop fleeing (counting as having marched), or flee again."""
         start = rolls_made(dice)
@@ -117,6 +128,9 @@ class Rallying(Ruleset):
                 said += gone
                 rules += cite
             outcome = "fled"
+        last, survivor = _survivor(host)
+        if survivor:
+            said, rules = f"{said} ({survivor})", [*rules, *last]
         return state, [Event("rally", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                              (("outcome", outcome),))]
 
