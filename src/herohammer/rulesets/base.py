@@ -91,6 +91,9 @@ def places_apart(method: Method) -> Method:
 
 #: Whether a ruleset class's action is marked ``places_as_ruled`` (rule and resolution), looked up once per class.
 _RULED: dict[tuple[type, str], bool] = {}
+#: How ``Ruleset._bases_apart`` looks at each class's placing actions (``Ruleset._placing``).
+_PLACING: dict[tuple[type, str], str] = {}
+_LATER, _ROLLED, _NOW = "later", "rolled", "now"
 
 
 @cache
@@ -366,10 +369,10 @@ class Ruleset:
         is marked ``places_apart``, is not resolved to look again: its result is worked out only
         if it is applied.
         """
-        resolver = None if self._places_as_ruled(action.do) else getattr(self, f"resolve_{action.do}")
-        if resolver is None or getattr(resolver, _PLACES_APART, False):
+        placing = self._placing(action.do)
+        if placing == _LATER:
             return Judgement(ruling, resolve_later=partial(self._without_dice, state, action))
-        if getattr(resolver, _ROLLS_BEFORE_PLACING, False):
+        if placing == _ROLLED:
             return Judgement(ruling)  # dice decide where its models end: checked when it is resolved
         resolved = self._without_dice(state, action)
         if resolved is None:
@@ -377,6 +380,20 @@ class Ruleset:
         if problem := movement.overlap_problem(state, resolved[0]):
             return Judgement(Ruling.forbid(problem, "published.bases-apart"))
         return Judgement(ruling, resolved)
+
+    def _placing(self, do: str) -> str:
+        """Say how ``_bases_apart`` looks at a placing action: its result worked out only if applied (``_LATER``), its
+        models placed by dice and looked at when resolved (``_ROLLED``), or resolved now to look (``_NOW``); kept per
+        class and action kind, since the marks are the methods' (looked at afresh for methods set on an instance)."""
+        key = (type(self), do)
+        known = None if self.__dict__ else _PLACING.get(key)
+        if known is None:
+            resolver = None if self._places_as_ruled(do) else getattr(self, f"resolve_{do}")
+            known = (_LATER if resolver is None or getattr(resolver, _PLACES_APART, False) else
+                     _ROLLED if getattr(resolver, _ROLLS_BEFORE_PLACING, False) else _NOW)
+            if not self.__dict__:
+                _PLACING[key] = known
+        return known
 
     def _places_as_ruled(self, do: str) -> bool:
         """Say whether both ``rule_<do>`` and ``resolve_<do>`` of this ruleset are marked ``places_as_ruled``."""

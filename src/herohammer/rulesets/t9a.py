@@ -137,7 +137,8 @@ class NinthAge(ChargeRules):
         changed: dict[str, object] = {}
         for f in fields:
             name = getattr(action, f)
-            if state.has_unit(name) and not state.unit(name).alive and (now := current(state, name).id) != name:
+            if name is not None and state.has_unit(name) and not state.unit(name).alive \
+                    and (now := current(state, name).id) != name:
                 changed[f] = now
         if action.do == "fight":  # the names a fight lists: the Break order, the pursuers and whom they pursue
             changed.update(_fight_lists_now(state, cast("Fight", action)))

@@ -137,36 +137,47 @@ def _open_wheels(mine: Formation, side: tuple[Point, Point], tol: float) -> Iter
     (left_x, left_y), (right_x, right_y) = mine.front_corners()
     width = mine.files * mine.slot_mm[0] / MM_PER_INCH
     wx, wy = facing_way(mine.facing)
-    (ax, ay), (bx, by) = side
     lefts = _wheels_facing((left_x, left_y), (wx, wy), side, width, tol, False)
     rights = _wheels_facing((right_x, right_y), (wx, wy), side, width, tol, True)
     for k in range(min(lefts[0], rights[0]), max(lefts[1], rights[1]) + 1):
         cos, sin = _TURNS[k]
         arc = width * math.radians(k)  # as ``Formation.wheel_distance``
         for turn in ((sin,) if lefts[0] <= k <= lefts[1] else ()) + ((-sin,) if rights[0] <= k <= rights[1] else ()):
-            ux, uy = cos * wx - turn * wy, turn * wx + cos * wy  # the way after the wheel
-            rx, ry = uy, -ux  # to the right of it: along the front, left to right
-            fx, fy = (left_x, left_y) if turn > 0.0 else (right_x - width * rx, right_y - width * ry)
-            low = fx * rx + fy * ry - tol
-            high = low + width + 2.0 * tol
-            line = fx * ux + fy * uy - tol  # how far forward the front stands
-            la, lb = ax * rx + ay * ry, bx * rx + by * ry
-            fa, fb = ax * ux + ay * uy, bx * ux + by * uy
-            if abs(lb - la) < 1e-12:  # the side runs along the way: one lateral place
-                if not low <= la <= high:
-                    continue
-                near, far = fa, fb
-            else:
-                s0, s1 = (low - la) / (lb - la), (high - la) / (lb - la)
-                if s0 > s1:
-                    s0, s1 = s1, s0
-                s0, s1 = max(0.0, s0), min(1.0, s1)
-                if s0 > s1:
-                    continue  # the side lies wholly beside the front's way
-                near, far = fa + s0 * (fb - fa), fa + s1 * (fb - fa)
-            if max(near, far) < line:
-                continue  # all of the side the front could meet lies behind it
-            yield (float(k) if turn > 0.0 else float(-k)), arc + max(0.0, min(near, far) - line - tol)
+            ux, uy = cos * wx - turn * wy, turn * wx + cos * wy  # the way after the wheel (left: counter-clockwise)
+            # the front's left corner after it: the pivot of a left wheel; a right one's swings round its right corner
+            left = (left_x, left_y) if turn > 0.0 else (right_x - width * uy, right_y + width * ux)
+            least = _facing_floor(left, (ux, uy), width, side, tol)
+            if least != NEVER:
+                yield (float(k) if turn > 0.0 else float(-k)), arc + least
+
+
+def _facing_floor(left: Point, way: Point, width: float, side: tuple[Point, Point], tol: float) -> float:
+    """Return how far a front (its left corner, ``width`` to its right) going straight along ``way`` goes at least
+    before it comes onto the segment ``side`` (within ``tol``), or ``NEVER`` when no forward move of it does: only
+    where the side's stretch across the front's way lies ahead of the front line."""
+    ux, uy = way
+    rx, ry = uy, -ux  # to the right of the way: along the front, left to right
+    (ax, ay), (bx, by) = side
+    low = left[0] * rx + left[1] * ry - tol
+    high = low + width + 2.0 * tol
+    line = left[0] * ux + left[1] * uy - tol  # how far forward the front stands
+    la, lb = ax * rx + ay * ry, bx * rx + by * ry
+    fa, fb = ax * ux + ay * uy, bx * ux + by * uy
+    if abs(lb - la) < 1e-12:  # the side runs along the way: one lateral place
+        if not low <= la <= high:
+            return NEVER
+        near, far = fa, fb
+    else:
+        s0, s1 = (low - la) / (lb - la), (high - la) / (lb - la)
+        if s0 > s1:
+            s0, s1 = s1, s0
+        s0, s1 = max(0.0, s0), min(1.0, s1)
+        if s0 > s1:
+            return NEVER  # the side lies wholly beside the front's way
+        near, far = fa + s0 * (fb - fa), fa + s1 * (fb - fa)
+    if max(near, far) < line:
+        return NEVER  # all of the side the front could meet lies behind it
+    return max(0.0, min(near, far) - line - tol)
 
 
 def _wheels_facing(pivot: Point, way: Point, side: tuple[Point, Point], width: float, tol: float,
@@ -277,14 +288,9 @@ def forward_charge(state: GameState, unit: Unit, target: Unit, named: float | No
         way = facing_way(f.facing)
         start = _members_after(members, mine, f, wheel, ranked)
         ahead = group_first_contact(start, way, bases)[0]
-        if ahead == NEVER:
-            missed = missed or "meets no model of it"
+        if ahead == NEVER or (side is not None and _off_facing(f, ahead, way, side, tol)):
+            missed = missed or _missed(ahead, facing)
             continue
-        if side is not None:
-            front = tuple((c[0] + ahead * way[0], c[1] + ahead * way[1]) for c in f.front_corners())
-            if segment_distance(front[0], front[1], *side) > tol:
-                missed = missed or f"touches it off its {facing} Facing, the Target Facing"
-                continue
         if arc + ahead > reach + EPSILON:
             after = f" after a {wheel:g} degree wheel" if wheel else ""
             touched = touched or f"reaches it {arc + ahead:.2f}\" away{after}, beyond its greatest Charge Range"
@@ -306,3 +312,14 @@ def forward_charge(state: GameState, unit: Unit, target: Unit, named: float | No
     if touched or named is not None:
         return touched or missed
     return f"{missed}, and no wheel of up to {MOST_WHEEL} degrees brings its front onto the Target Facing"
+
+
+def _off_facing(f: Formation, ahead: float, way: Point, side: tuple[Point, Point], tol: float) -> bool:
+    """Say whether a front that went ``ahead`` along ``way`` to first contact stands off the Target Facing ``side``."""
+    front = tuple((c[0] + ahead * way[0], c[1] + ahead * way[1]) for c in f.front_corners())
+    return segment_distance(front[0], front[1], *side) > tol
+
+
+def _missed(ahead: float, facing: str | None) -> str:
+    """Say why a wheel's forward move brings no front onto the Target Facing: it meets no model, or touches off it."""
+    return "meets no model of it" if ahead == NEVER else f"touches it off its {facing} Facing, the Target Facing"
