@@ -1307,7 +1307,7 @@ the exact clearance is further than ``SWEEP_TOLERANCE * (r + r_other)`` from zer
 """
 
 
-def _segment_point_distance(a: Point, b: Point, p: Point) -> float:
+def segment_point_distance(a: Point, b: Point, p: Point) -> float:
     """Measure from ``p`` to the nearest point of the segment a-b."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length2 = dx * dx + dy * dy
@@ -1327,8 +1327,8 @@ def segment_distance(a: Point, b: Point, p: Point, q: Point) -> float:
     d1, d2, d3, d4 = _cross(p, q, a), _cross(p, q, b), _cross(a, b, p), _cross(a, b, q)
     if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
         return 0.0
-    return min(_segment_point_distance(p, q, a), _segment_point_distance(p, q, b),
-               _segment_point_distance(a, b, p), _segment_point_distance(a, b, q))
+    return min(segment_point_distance(p, q, a), segment_point_distance(p, q, b),
+               segment_point_distance(a, b, p), segment_point_distance(a, b, q))
 
 
 def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point], within: float = -math.inf) -> float:
@@ -1346,8 +1346,8 @@ def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point], with
         d1, d2, d3, d4 = _cross(p, q, a), _cross(p, q, b), _cross(a, b, p), _cross(a, b, q)
         if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
             return 0.0  # the segments cross
-        near = min(_segment_point_distance(p, q, a), _segment_point_distance(p, q, b),
-                   _segment_point_distance(a, b, p), _segment_point_distance(a, b, q))
+        near = min(segment_point_distance(p, q, a), segment_point_distance(p, q, b),
+                   segment_point_distance(a, b, p), segment_point_distance(a, b, q))
         if near == 0.0 or near <= within:
             return near  # touching (0), or near enough for the caller
         best = min(best, near)
@@ -1365,8 +1365,8 @@ def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
     if not radius > 0:
         return False  # a disc of no size sweeps nothing (as shapely's empty buffer)
     if other.base.round:
-        return _segment_point_distance(start, to, other.at) <= radius + other.base.radius_inches
-    if _segment_point_distance(start, to, other.at) > radius + other.base.reach_inches:
+        return segment_point_distance(start, to, other.at) <= radius + other.base.radius_inches
+    if segment_point_distance(start, to, other.at) > radius + other.base.reach_inches:
         return False
     return _segment_polygon_distance(start, to, other.corners, radius) <= radius
 
@@ -1521,7 +1521,9 @@ def on_table(p: Placed, width: float, depth: float) -> bool:
         (x, y), reach = p.at, p.base.reach_inches
         if x - reach >= 0.0 and y - reach >= 0.0 and x + reach <= width and y + reach <= depth:
             return True  # its bounding circle is on the table, and so its corners (their rounding far below EPSILON)
-        min_x, min_y, max_x, max_y = (float(v) for v in p.footprint().bounds)
+        corners = p.corners  # the footprint's own corners: its bounds, without drawing it
+        min_x, max_x = min(c[0] for c in corners), max(c[0] for c in corners)
+        min_y, max_y = min(c[1] for c in corners), max(c[1] for c in corners)
     return (
         min_x >= -EPSILON
         and min_y >= -EPSILON

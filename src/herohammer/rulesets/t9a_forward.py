@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from ..catalogue import implements
 from ..charging import CHARGE_RULE
 from ..formations import Formation
-from ..geometry import EPSILON, group_extent, MM_PER_INCH, Placed, Point, segment_distance
+from ..geometry import (EPSILON, group_extent, MM_PER_INCH, Placed, Point, segment_distance,
+                        segment_point_distance)
 from ..state import GameState
 from ..swept_contact import NEVER, group_first_contact
 from ..units import Model, Unit
@@ -116,7 +117,7 @@ def target_facing(unit: Unit, target: Unit) -> str | None:
 def _inset(f: Formation, models: Sequence[Model]) -> float:
     """Return how far (inches) a base may stand inside its slot's edge: half what the slot exceeds the least base by,
     where a character's wider base widened the slots of a unit (0 when every base fills its slot)."""
-    least = min(min(m.base.width_mm, m.base.depth_mm) for m in models)
+    least = min(min(b.width_mm, b.depth_mm) for b in {m.base for m in models})  # a unit has a base or two
     return max(0.0, max(f.slot_mm) - least) / 2.0 / MM_PER_INCH
 
 
@@ -193,7 +194,7 @@ def _wheels_facing(pivot: Point, way: Point, side: tuple[Point, Point], width: f
     segment shows a point are one arc, less than a half turn; ``d`` is at least the side's least distance.  Too near
     the pivot to bound: every wheel."""
     every = (1, MOST_WHEEL)
-    near = segment_distance(pivot, pivot, *side)
+    near = segment_point_distance(*side, pivot)
     if near <= 2.0 * tol:
         return every
     rx, ry = way[1], -way[0]
