@@ -150,6 +150,11 @@ def table_edge_problem(state: GameState, movers: Sequence[tuple[Model, Point]]) 
     """Say which model would end with its base off the table, or None: a move, reform, join, leave or charge keeps
     every base wholly on the table (published.t9a-move); only a flee or a pursuit may take a unit off it."""
     width, depth = state.table.width, state.table.depth
+    if movers:  # every base's bounding circle on the table: every base is (``on_table``'s own first look, for all)
+        reach = max([model.base.reach_inches for model, _ in movers])
+        xs, ys = [to[0] for _, to in movers], [to[1] for _, to in movers]
+        if min(xs) - reach >= 0.0 and min(ys) - reach >= 0.0 and max(xs) + reach <= width and max(ys) + reach <= depth:
+            return None
     for model, to in movers:
         if not on_table(Placed(model.base, to, model.facing), width, depth):
             return f"{model.name} would end off the {width:g}x{depth:g}\" table at [{to[0]:.2f}, {to[1]:.2f}]"
