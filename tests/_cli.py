@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,3 +34,16 @@ def result_of(text: str) -> Any:
     assert isinstance(doc, dict) and ENVELOPE <= set(doc), doc
     assert doc["method"] in ("exact", "monte-carlo", None) and isinstance(doc["rules"], list)
     return doc["result"]
+
+
+#: This tree's sources, put first on a child process's path so that it runs the code under test.
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def printed(*args: str) -> str:
+    """Run ``herohammer args`` in a process of its own on this tree's sources and return what it printed (a judge's
+    case read as a user types it; a failure raises)."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    done = subprocess.run([sys.executable, "-m", "herohammer", *args], capture_output=True, text=True, env=env,
+                          timeout=300, check=True)
+    return done.stdout

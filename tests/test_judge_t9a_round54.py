@@ -64,9 +64,6 @@ character charging out moves straight in").
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from fractions import Fraction
 from itertools import product
 from math import comb
@@ -76,6 +73,7 @@ from typing import Any
 import pytest
 import yaml
 
+from _cli import printed
 from _t9a import (HERO, STILL_ORC, STILL_SPEAR, offered, play_to, refused, reloading_game, reloads, saved_and_loaded,
                   scenario)
 from herohammer.action_odds import action_odds
@@ -89,15 +87,6 @@ NO_OTHER = "t9a.charge-out.no-other-charges"
 SUCCESS = "t9a.charge-out.success"
 FAILURE = "t9a.charge-out.failure"
 D6 = range(1, 7)
-SRC = str(Path(__file__).resolve().parents[1] / "src")
-
-
-def _cli(*args: str) -> str:
-    """Run the command line on this tree's sources and return what it printed."""
-    env = {**os.environ, "PYTHONPATH": SRC}
-    done = subprocess.run([sys.executable, "-m", "herohammer", *args], capture_output=True, text=True, env=env,
-                          timeout=300, check=True)
-    return done.stdout
 
 
 def _charge_dice(events: list[Any]) -> list[int]:
@@ -131,7 +120,7 @@ def test_a_charge_out_with_the_units_swiftstride_is_ruled_on_three_dice_and_its_
     # the command line's check says the same
     path = tmp_path / "swift.yaml"
     path.write_text(yaml.safe_dump(_swift_spears()))
-    said = _cli("check", str(path), "--action", json.dumps(charge))
+    said = printed("check", str(path), "--action", json.dumps(charge))
     assert said.startswith("LEGAL") and "3D6, the lowest discarded" in said and SWIFT in said, said
     # exact odds: 12" to reach on 5" + the two highest of three dice; failed, the Failed Charge move is the highest
     # die, and only a 1 leaves him 0.21" from his neighbours: he stays and the unit is Shaken
@@ -142,7 +131,7 @@ def test_a_charge_out_with_the_units_swiftstride_is_ruled_on_three_dice_and_its_
         want[outcome] = want.get(outcome, Fraction(0)) + Fraction(1, 216)
     assert want == {"charged": Fraction(29, 36), "failed_left": Fraction(41, 216),
                     "failed_stayed_shaken": Fraction(1, 216)}
-    odds = json.loads(_cli("odds", "action", str(path), "--action", json.dumps(charge), "--json", "--quiet"))
+    odds = json.loads(printed("odds", "action", str(path), "--action", json.dumps(charge), "--json", "--quiet"))
     assert odds["result"]["exact"] and SWIFT in odds["rules"], odds
     rows = odds["result"]["rows"]
     assert {k.split(": ")[1]: Fraction(v) for k, v in rows.items() if k.startswith("charge.outcome")} == want, rows

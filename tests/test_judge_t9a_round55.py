@@ -68,9 +68,6 @@ stood"); a search would be a new reading of the Charge Move, left for a later ro
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -79,6 +76,7 @@ from typing import Any
 import pytest
 import yaml
 
+from _cli import printed
 from _t9a import (HERO, STILL_SPEAR, offered, play_to, refused, reloading_game, reloads, saved_and_loaded,
                   scenario)
 from herohammer.action_odds import action_odds
@@ -98,15 +96,6 @@ SUCCESS = "t9a.charge-out.success"
 FAILURE = "t9a.charge-out.failure"
 LAST = "t9a.combined.last-survivor"
 D6 = range(1, 7)
-SRC = str(Path(__file__).resolve().parents[1] / "src")
-
-
-def _cli(*args: str) -> str:
-    """Run the command line on this tree's sources and return what it printed."""
-    env = {**os.environ, "PYTHONPATH": SRC}
-    done = subprocess.run([sys.executable, "-m", "herohammer", *args], capture_output=True, text=True, env=env,
-                          timeout=300, check=True)
-    return done.stdout
 
 
 def _second_orcs(data: dict[str, Any], at: tuple[float, float], name: str = "orcs2") -> dict[str, Any]:
@@ -150,7 +139,7 @@ def test_a_units_charge_at_orcs_that_stand_and_shoot_unasked_is_ruled_with_the_v
     # the command line's check says the same
     path = tmp_path / "sns.yaml"
     path.write_text(yaml.safe_dump(_sns_orcs(32)))
-    said = _cli("check", str(path), "--action", json.dumps(charge))
+    said = printed("check", str(path), "--action", json.dumps(charge))
     assert said.startswith("LEGAL") and "orcs will Stand and Shoot (unasked" in said and SNS in said, said
     # played: the five arrows miss (1s), 6 6 reaches; the event says the volley was shot; an undo
     before = g.state
