@@ -208,7 +208,8 @@ def _wheels_facing(pivot: Point, way: Point, side: tuple[Point, Point], width: f
     for shift in (-360.0, 0.0, 360.0):  # the arc as each turn writes it
         start, end = first + shift, first + shift + abs(span)
         # a left wheel w: 90 - across - 2 behind <= angle - w <= 90 + behind (the width bounds the angle only from a
-        # right angle down to none; tol lets it go below none); a right one -w: 90 - behind <= angle + w <= 90 + ...
+        # right angle down to none; tol lets it go below none); a right one, -w: the mirror, 90 - behind <= angle + w
+        # <= 90 + across + 2 behind
         lo, hi = (90.0 - behind - end, 90.0 + across + 2.0 * behind - start) if right else \
             (start - 90.0 - behind, end - 90.0 + across + 2.0 * behind)
         lo, hi = max(lo, 1.0), min(hi, float(MOST_WHEEL))
