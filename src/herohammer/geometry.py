@@ -144,7 +144,7 @@ class Base:
 
     @cached
     def half_sides(self) -> tuple[float, float]:
-        """Give a rectangle's half width and half depth in inches (``_half_sides`` unshrunk), worked out once."""
+        """Give a rectangle's half width and half depth in inches, worked out once (``_half_sides`` shrinks them)."""
         return self.width_mm / MM_PER_INCH / 2.0, self.depth_mm / MM_PER_INCH / 2.0
 
     @cached
@@ -855,7 +855,8 @@ def overlaps(a: Placed, b: Placed, tolerance: float = BASE_TOLERANCE) -> bool:
 
 def _half_sides(p: Placed, shrink: float) -> tuple[float, float]:
     """Return a rectangular base's half width and half depth in inches, each shrunk by ``shrink``."""
-    return p.base.width_mm / MM_PER_INCH / 2.0 - shrink, p.base.depth_mm / MM_PER_INCH / 2.0 - shrink
+    half_w, half_d = p.base.half_sides
+    return half_w - shrink, half_d - shrink
 
 
 def _axes(p: Placed) -> tuple[Point, Point]:
