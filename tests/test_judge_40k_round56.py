@@ -45,8 +45,6 @@ SLAIN_PILING_IN = {"40k4": [6, 6, 3, 3, 1], "40k3": [6, 6, 3, 3, 3, 3, 1]}
 @EDITIONS
 @pytest.mark.rule("published.pile-in", "published.dangerous-terrain", "published.combat-resolution",
                   "published.close-combat", "core.zero.a")
-@pytest.mark.xfail(strict=True, reason="the Pile In's tests are rolled after every unit has piled in: b2 piles in "
-                   "towards M1, whom his test then slays, and boyz stays locked with no enemy into the next turn")
 def test_a_marine_slain_by_his_pile_in_test_is_no_one_for_the_boy_to_pile_in_towards(ruleset: str) -> None:
     """M1 (WS4, S4) strikes b1 (no Attacks, core.zero.a): a hit and a wound on 4+ each, 1/4, slay him; the mob has
     lost by one and tests (``HOLDS``); failed, it falls back (b2 touches no Marine: no Sweeping Advance). Held, no
