@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Any
 
@@ -9,8 +10,10 @@ import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
+from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
+from _cli import run
 from _w40k import EDITIONS, brute, game, kinds, model, next_turn_to, saved_and_loaded, scenario, squad
 
 TOUCH = 25 / 25.4  # two 25mm bases this far apart, centre to centre, touch
@@ -92,3 +95,87 @@ def test_a_marine_slain_by_his_pile_in_test_is_no_one_for_the_boy_to_pile_in_tow
     assert g.state == start
     g.apply(FIGHT, dice=ScriptedDice(SLAIN_PILING_IN[ruleset]))
     assert g.state == after
+
+
+# == 2. both editions: a squad slain around its Captain by its Pile In's tests; the Boy piles in towards him ==========
+
+#: A minefield across the Marines' way to b2 (x 15 to 21.5), clear of the Captain's.
+SQUAD_MINES = [{"id": "mine", "kind": "dangerous", "polygon": [[15, 22.5], [21.5, 22.5], [21.5, 24], [15, 24]]}]
+SPLIT = {"do": "allocate", "character": "cap", "attacks": {"b1": 3}}
+
+
+def squad_and_captain_before_two_boyz(ruleset: str) -> Game:
+    """Red's Assault phase: Marines M1 (18, 20) and M2 (20, 20) and their Captain (24, 20), locked with two Boyz: b1
+    (no Attacks) in base contact with the Captain, b2 at (19, 31), beyond a minefield on the Marines' way to him.
+    3rd edition: the Captain has declared his three Attacks on b1 (40k3.char.attack-allocation), so they wound only
+    him (40k3.char.allocation-b2b-only)."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 18, 20, 8), model("M2", 20, 20, 8)]}
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+           "models": [model("Cap", 24, 20, 9, "WS5 BS5 S4 T4 W2 I5 A3 Ld{ld} Sv3+")]}
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("b1", 24 + TOUCH, 20, 7, HARMLESS), model("b2", 19, 31, 7, ORK)]}
+    g = game(scenario(ruleset, [tac, cap], [boyz, squad("far", 60, 45)], phase="assault", terrain=SQUAD_MINES))
+    if ruleset == "40k3":
+        g.apply(SPLIT)
+    return g
+
+
+#: Scripted: the Captain's three hits and wounds, the mob's checks (3 and 3 each), then both Marines' tests 1s.
+BOTH_SLAIN = {"40k4": [6] * 6 + [3, 3] + [1, 1], "40k3": [6] * 6 + [3, 3, 3, 3] + [1, 1]}
+NO_LAST_MAN = {"40k3": "40k3.ic.no-last-man", "40k4": "40k4.char.no-last-man"}
+
+
+def touching(p: Game, a: str, b: str) -> bool:
+    """Say whether the models named ``a`` and ``b`` (25mm bases) stand in base contact (a Pile In stops within a
+    hundredth of an inch of it)."""
+    at = {m.name: m.at for u in p.state.units for m in u.models}
+    return a in at and b in at and abs(((at[a][0] - at[b][0]) ** 2 + (at[a][1] - at[b][1]) ** 2) ** 0.5 - TOUCH) < 0.01
+
+
+@EDITIONS
+@pytest.mark.rule("published.pile-in", "published.dangerous-terrain", "40k3.ic.no-last-man", "40k4.char.no-last-man",
+                  "40k4.cc.locked", "40k3.char.attack-allocation", "40k3.char.allocation-b2b-only",
+                  "40k4.cc.engaged-only")
+def test_a_squad_slain_by_its_pile_in_tests_leaves_the_boy_its_captain_to_pile_in_towards(
+        ruleset: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The Captain's three blows (WS5 against WS4: 3+; S4 against T4: 4+; 1/3 each) hurt only b1 (4th edition: the
+    only Boy engaged with him, 40k4.cc.engaged-only; 3rd edition: his declared split): 1 - (2/3)^3 = 19/27 slays him.
+    The mob holds (``HOLDS``, as case 1): red piles in first, the Marines across the minefield (each tests: a 1
+    slays him), the Captain beside it (no test), locked with his squad (40k4.cc.locked). Only then does b2 pile in,
+    towards the nearest red model left standing: M1 (about 5.0" away) while he lives, else M2, and the Captain
+    (6.1") only when the tests slew both (1/36). Two Marines slain leave the Captain a unit of his own, told he takes
+    no Last Man Standing (each edition's clause), and b2 piles in to him: he is locked with the Boy. Before round 56,
+    b2 piled in to M1 before his test slew him, and the Captain stood alone, touching no one. One Marine left with
+    the Captain is a unit of two models: no Last Man Standing. Exact against brute force: (Marines left, b2 touches
+    the Captain); `herohammer odds action` gives the same rows for the squad's end."""
+    g = squad_and_captain_before_two_boyz(ruleset)
+    start = g.state
+    piles = (1 - Fraction(2, 3) ** 3) * HOLDS[ruleset]
+
+    def read(p: Game) -> tuple[int, bool]:
+        return len(p.state.unit("tac").models), touching(p, "b2", "Cap")
+
+    expected = {(2, False): 1 - piles + piles * Fraction(25, 36), (1, False): piles * Fraction(10, 36),
+                (0, True): piles * Fraction(1, 36)}
+    assert brute(start, FIGHT, read, positions=True) == expected
+    path = tmp_path / "fight.json"
+    path.write_text(json.dumps(state_to_data(start)))
+    code, out, _ = run(["odds", "action", str(path), "--action", json.dumps(FIGHT), "--json"], capsys)
+    rows = json.loads(out)["result"]["rows"]
+    assert code == 0 and {k: Fraction(rows[f"tac: models lost = {2 - k}"]) for k, _ in expected} == {
+        k: sum(v for (n, _), v in expected.items() if n == k) for k, _ in expected}, out
+
+    events = g.apply(FIGHT, dice=ScriptedDice(BOTH_SLAIN[ruleset]))
+    order = [e.kind for e in events]
+    assert order.index("dangerous_terrain") < max(i for i, e in enumerate(events)
+                                                  if e.kind == "pile_in" and e.message.startswith("boyz"))
+    [alone] = kinds(events, "last_man")
+    assert NO_LAST_MAN[ruleset] in alone.rules
+    assert not g.state.unit("tac").alive and g.state.unit("cap").joined is None
+    assert touching(g, "b2", "Cap")
+    assert g.state.unit("cap").has(Status.LOCKED) and g.state.unit("boyz").has(Status.LOCKED)
+    # saved and loaded, the Captain and b2 fight on in blue's Assault phase
+    h = saved_and_loaded(g)
+    next_turn_to(h, "blue", "assault")
+    ruling = h.check({"do": "fight", "unit": "boyz"})
+    assert ruling.legal, ruling.reason
