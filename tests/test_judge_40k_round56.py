@@ -179,3 +179,66 @@ def test_a_squad_slain_by_its_pile_in_tests_leaves_the_boy_its_captain_to_pile_i
     next_turn_to(h, "blue", "assault")
     ruling = h.check({"do": "fight", "unit": "boyz"})
     assert ruling.legal, ruling.reason
+
+
+# == 3. both editions: the Leadership a Captain left alone by his squad's destruction tests on ======================
+
+MEEK = "WS4 BS4 S4 T4 W1 I4 A0 Ld{ld} Sv-"
+MEEK_CAPTAIN = "WS5 BS5 S4 T4 W2 I5 A0 Ld{ld} Sv3+"
+CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
+
+
+def squad_and_captain_beset(ruleset: str) -> Game:
+    """Red's Assault phase: Marines M1 (20, 20) and M2 (22, 20), no Attacks and no save, of Ld 8, and their Captain
+    of Ld 9 (22, 18), no Attacks, behind them and touching no enemy; Boyz b1 and b2 (one Attack each, S3) in base
+    contact with M1 and M2."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 20, 20, 8, MEEK), model("M2", 22, 20, 8, MEEK)]}
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+           "models": [model("Cap", 22, 18, 9, MEEK_CAPTAIN)]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 20, 20 + TOUCH, 7, ORK.replace("A2", "A1")),
+                                                          model("b2", 22, 20 + TOUCH, 7, ORK.replace("A2", "A1"))]}
+    return game(scenario(ruleset, [tac, cap], [boyz, squad("far", 60, 45)], phase="assault"))
+
+
+@pytest.mark.parametrize("ruleset", [
+    pytest.param("40k3", marks=pytest.mark.xfail(strict=True, reason="3rd edition: a lone Captain's Leadership test "
+                                                 "cites 40k3.char.leadership, the clause of a character in a unit")),
+    "40k4"])
+@pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "core.test.leadership-choice",
+                  "published.combat-resolution", "40k3.ic.falling-back", "40k4.ic.falling-back", "40k3.ic.no-last-man",
+                  "core.test.leadership-kinds")
+def test_a_captain_left_alone_tests_on_his_own_leadership_citing_no_joined_characters_clause(ruleset: str) -> None:
+    """Each Boy strikes once (4+ to hit, 5+ to wound, no save): each Marine falls with 1/6. One slain, the squad has
+    lost by one and tests with its Captain, on his Ld 9: "every Leadership test of a unit that a character is part
+    of" (seed 000, 40k3.char.leadership) and, his being higher, 4th edition's too (40k4.char.leadership), at -1 there;
+    failing, they fall back together (40k3.ic.falling-back, 40k4.ic.falling-back; 4th edition's Sweeping Advance may
+    catch them: either way he is gone from the fight). Both slain (1/36), he is a unit of his own and tests alone
+    on his Ld 9 (4th edition at -2): no character is then "part of a unit", so the test is his own unit's
+    (core.test.leadership-choice, a unit's own value), as 4th edition already said; before round 56 the 3rd
+    edition check cited 40k3.char.leadership, the clause of a character in a unit, and a lone Captain's own test
+    (the test action) too. Exact against brute force: the chance the Captain breaks (falls back or is caught)."""
+    g = squad_and_captain_beset(ruleset)
+    start = g.state
+
+    def broke(p: Game) -> bool:
+        cap = p.state.unit("cap")
+        return not cap.alive or cap.has(Status.FALLING_BACK)
+
+    one, both = Fraction(10, 36), Fraction(1, 36)
+    fails = {"40k3": one * Fraction(6, 36) + both * Fraction(6, 36),  # Ld 9 both times
+             "40k4": one * Fraction(10, 36) + both * Fraction(15, 36)}[ruleset]  # Ld 9 - 1, then Ld 9 - 2
+    assert brute(start, FIGHT, broke, positions=True) == {True: fails, False: 1 - fails}
+
+    # one Marine slain: the squad's check on the Captain's Ld, citing the edition's clause
+    events = g.apply(FIGHT, dice=ScriptedDice([6, 1, 6, 3, 3]))
+    [check] = kinds(events, "morale")
+    assert "(Cap)" in check.message and CHAR_LD[ruleset] in check.rules
+    g.undo()
+    # both slain: his own check, alone
+    events = g.apply(FIGHT, dice=ScriptedDice([6, 6, 6, 6, 4, 3]))
+    [check] = kinds(events, "morale")
+    assert check.message.startswith("cap lost the combat by 2") and "(Cap)" in check.message
+    assert "core.test.leadership-choice" in check.rules and CHAR_LD[ruleset] not in check.rules
+    ruling = g.check({"do": "test", "unit": "cap", "characteristic": "Ld", "kind": "Morale"})
+    assert ruling.legal and "Ld 9" in ruling.reason
+    assert "core.test.leadership-choice" in ruling.rules and CHAR_LD[ruleset] not in ruling.rules
