@@ -200,10 +200,7 @@ def squad_and_captain_beset(ruleset: str) -> Game:
     return game(scenario(ruleset, [tac, cap], [boyz, squad("far", 60, 45)], phase="assault"))
 
 
-@pytest.mark.parametrize("ruleset", [
-    pytest.param("40k3", marks=pytest.mark.xfail(strict=True, reason="3rd edition: a lone Captain's Leadership test "
-                                                 "cites 40k3.char.leadership, the clause of a character in a unit")),
-    "40k4"])
+@EDITIONS
 @pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "core.test.leadership-choice",
                   "published.combat-resolution", "40k3.ic.falling-back", "40k4.ic.falling-back", "40k3.ic.no-last-man",
                   "core.test.leadership-kinds")

@@ -274,9 +274,13 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     @implements("40k3.char.leadership")
     def unit_leadership(self, sources: Sequence[LeadershipSource], chosen: int | None = None) -> LeadershipRuling:
-        """Use the character's Leadership for every test of its unit, even where it is lower."""
+        """Use the character's Leadership for every test of its unit, even where it is lower.
+
+        A character alone (one Leadership among characters only: a lone independent character, or one his unit's
+        destruction left alone) is part of no unit: he tests on his own value, the shared rule's (judge round 56:
+        such a test cited this clause, of "a character that is part of a unit", where 4th edition cites none)."""
         characters = [s for s in sources if s.is_character]
-        if not characters:
+        if not characters or len(characters) == len(sources) == 1:
             return super().unit_leadership(sources, chosen)
         best = max(characters, key=lambda s: s.leadership)
         if chosen is not None and chosen != best.leadership:
