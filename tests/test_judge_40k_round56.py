@@ -239,3 +239,69 @@ def test_a_captain_left_alone_tests_on_his_own_leadership_citing_no_joined_chara
     ruling = g.check({"do": "test", "unit": "cap", "characteristic": "Ld", "kind": "Morale"})
     assert ruling.legal and "Ld 9" in ruling.reason
     assert "core.test.leadership-choice" in ruling.rules and CHAR_LD[ruleset] not in ruling.rules
+
+
+# == 4. both editions: the squad that breaks with its Captain, caught or falling back, and the turn after ============
+
+LEAVE_FORBIDDEN = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
+
+
+@EDITIONS
+@pytest.mark.rule("published.sweeping-advance", "published.combat-resolution", "published.fall-back",
+                  "published.regroup", "40k3.ic.falling-back", "40k4.ic.falling-back", "40k3.char.leadership",
+                  "40k4.char.leadership", "40k4.cc.separate-unit")
+def test_a_squad_that_breaks_with_its_captain_is_caught_with_him_or_falls_back_with_him(ruleset: str) -> None:
+    """Case 3's fight. One Marine slain, the squad and its Captain have lost by one and test on his Ld 9 (4th
+    edition 9 - 1). Failed: 4th edition, b2 still touches M2, so the Boyz make a Sweeping Advance (published.sweeping-
+    advance): the falling back unit's Initiative is that of its models and its Captain's together (M2 I4, Cap I5: no
+    majority, the lowest, 4), the Boyz' 2; the Boyz' 2 + D6 equal to or beating 4 + D6 (10/36) catches them, and "the
+    destroyed unit(s)" go, the Captain with his squad (he may not leave a falling back unit, 40k4.ic.falling-back).
+    Otherwise they fall back together. 3rd edition has no Sweeping Advance in the engine (its decision): they fall
+    back together. Both slain, the Captain alone (Ld 9 - 2 in 4th) touches no Boy: a failure falls back, no sweep.
+    Exact against brute force: (tac standing, Captain standing, Captain falling back). Then, caught (4th edition):
+    both gone, the event naming him and citing the clause; falling back: saved and loaded, in red's next Movement
+    phase he may not leave the squad (each edition's clause), and the squad regroups on his Leadership (each
+    edition's clause: his 9 is the higher)."""
+    g = squad_and_captain_beset(ruleset)
+    start = g.state
+
+    def read(p: Game) -> tuple[bool, bool, bool]:
+        cap = p.state.unit("cap")
+        return p.state.unit("tac").alive, cap.alive, cap.has(Status.FALLING_BACK)
+
+    one, both = Fraction(10, 36), Fraction(1, 36)
+    if ruleset == "40k4":
+        fail_one, fail_alone, caught = Fraction(10, 36), Fraction(15, 36), Fraction(10, 36)
+    else:
+        fail_one, fail_alone, caught = Fraction(6, 36), Fraction(6, 36), Fraction(0)
+    expected = {
+        (True, True, False): Fraction(25, 36) + one * (1 - fail_one),
+        (False, False, False): one * fail_one * caught,
+        (True, True, True): one * fail_one * (1 - caught),
+        (False, True, True): both * fail_alone,
+        (False, True, False): both * (1 - fail_alone),
+    }
+    assert brute(start, FIGHT, read, positions=True) == {k: v for k, v in expected.items() if v}
+
+    # one Marine slain; the check failed (6, 6); 4th edition: tac rolls 1 (4 + 1), the Boyz 6 (2 + 6): caught
+    faces = [6, 1, 6, 6, 6] + ([1, 6] if ruleset == "40k4" else [6, 6])
+    events = g.apply(FIGHT, dice=ScriptedDice(faces))
+    if ruleset == "40k4":
+        [swept] = kinds(events, "destroyed")
+        assert "Cap" in swept.message and "published.sweeping-advance" in swept.rules
+        assert not g.state.unit("tac").alive and not g.state.unit("cap").alive
+        g.undo()
+        assert g.state == start
+        faces = [6, 1, 6, 6, 6] + [6, 1] + [6, 6]  # tac breaks off (4 + 6 against 2 + 1) and falls back 12"
+        events = g.apply(FIGHT, dice=ScriptedDice(faces))
+    assert g.state.unit("tac").has(Status.FALLING_BACK) and g.state.unit("cap").joined == "tac"
+    h = saved_and_loaded(g)
+    next_turn_to(h, "red", "movement")
+    leave = {"do": "leave", "character": "cap", "to": [h.state.unit("cap").models[0].at[0] + 4,
+                                                       h.state.unit("cap").models[0].at[1]]}
+    ruling = h.check(leave)
+    assert not ruling.legal and LEAVE_FORBIDDEN[ruleset] in ruling.rules
+    regroup = {"do": "regroup", "unit": "tac"}
+    ruling = h.check(regroup)
+    assert ruling.legal, ruling.reason
+    assert "Ld 9 (Cap)" in ruling.reason and CHAR_LD[ruleset] in ruling.rules
