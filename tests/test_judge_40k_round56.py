@@ -305,3 +305,63 @@ def test_a_squad_that_breaks_with_its_captain_is_caught_with_him_or_falls_back_w
     ruling = h.check(regroup)
     assert ruling.legal, ruling.reason
     assert "Ld 9 (Cap)" in ruling.reason and CHAR_LD[ruleset] in ruling.rules
+
+
+# == 5. both editions: a squad left with one Marine by its Pile In's test; 3rd edition's Last Man Standing first ====
+
+#: A minefield on M1's way to b2 only (x 15 to 19).
+ONE_MINE = [{"id": "mine", "kind": "dangerous", "polygon": [[15, 22.5], [19, 22.5], [19, 24], [15, 24]]}]
+
+
+def two_marines_before_two_boyz(ruleset: str) -> Game:
+    """Red's Assault phase: Marines M1 (18, 20) and M2 (20, 20), of Ld 8, locked with b1 (no Attacks), in base contact
+    with M2, and b2 at (19, 31); a minefield on M1's way to b2, none on M2's."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 18, 20, 8), model("M2", 20, 20, 8)]}
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("b1", 20 + TOUCH, 20, 7, HARMLESS), model("b2", 19, 31, 7, ORK)]}
+    return game(scenario(ruleset, [tac], [boyz, squad("far", 60, 45)], phase="assault", terrain=ONE_MINE))
+
+
+@EDITIONS
+@pytest.mark.rule("published.pile-in", "published.dangerous-terrain", "published.last-man-standing",
+                  "published.close-combat", "published.fall-back")
+def test_a_squad_left_with_one_marine_by_its_pile_in_test_takes_last_man_standing_before_the_boy_moves(
+        ruleset: str) -> None:
+    """b1 is slain by M2's blow (4+, 4+: 1/4); in 4th edition M1 strikes too, standing within 2" of M2 in base
+    contact (published.close-combat): exactly one wound (3/8) slays b1, two (1/16) b2 as well (the unit's
+    casualties), and the fight is over. The mob holds (``HOLDS``); red piles in, M1 across the
+    minefield, M2 beside it. M1 slain by his test (1/6): 3rd edition, tac is left with one model and takes Last Man
+    Standing at once (published.last-man-standing, on Ld 8: fails 10/36) - before b2 piles in: failed, tac falls
+    back and is no enemy to pile in towards (a falling back unit is out of the combat), b2 stays where he stood and
+    the Boyz are released; passed, b2 piles in to M2. 4th edition has no such test: b2 piles in. Exact against brute
+    force: (boyz falling back, tac falling back, b2 piled in, boyz locked, Marines left)."""
+    g = two_marines_before_two_boyz(ruleset)
+
+    def read(p: Game) -> tuple[bool, bool, bool, bool | None, int] | str:
+        boyz = p.state.unit("boyz")
+        if not boyz.alive:
+            return "boyz destroyed"
+        fled = boyz.has(Status.FALLING_BACK)
+        piled = not fled and next(m.at for m in boyz.models if m.name == "b2") != (19.0, 31.0)
+        return (fled, p.state.unit("tac").has(Status.FALLING_BACK), piled, None if fled else boyz.has(Status.LOCKED),
+                len(p.state.unit("tac").models))
+
+    slain = Fraction(1, 4) if ruleset == "40k3" else 2 * Fraction(1, 4) * Fraction(3, 4)  # exactly one wound
+    both = Fraction(0) if ruleset == "40k3" else Fraction(1, 16)  # two wounds: b2 too, the unit's casualty
+    holds = HOLDS[ruleset]
+    lms_fails = Fraction(10, 36) if ruleset == "40k3" else Fraction(0)
+    expected: dict[Any, Fraction] = {
+        "boyz destroyed": both,
+        (False, False, False, True, 2): 1 - slain - both,
+        (True, False, False, None, 2): slain * (1 - holds),
+        (False, False, True, True, 2): slain * holds * Fraction(5, 6),
+        (False, True, False, False, 1): slain * holds * Fraction(1, 6) * lms_fails,
+        (False, False, True, True, 1): slain * holds * Fraction(1, 6) * (1 - lms_fails),
+    }
+    assert brute(g.state, FIGHT, read, positions=True) == {k: v for k, v in expected.items() if v}
+    if ruleset == "40k3":  # M2's blow, the mob's two checks, M1's 1, Last Man Standing's 12, the fall back's 2D6
+        events = g.apply(FIGHT, dice=ScriptedDice([6, 6, 3, 3, 3, 3, 1, 6, 6, 3, 3]))
+        order = [e.kind for e in events]
+        assert order.index("dangerous_terrain") < order.index("fall_back")
+        assert not [e for e in kinds(events, "pile_in") if e.message.startswith("boyz") and "piles in" in e.message]
+        assert any("published.last-man-standing" in e.rules for e in kinds(events, "morale"))
