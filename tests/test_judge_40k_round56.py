@@ -365,3 +365,66 @@ def test_a_squad_left_with_one_marine_by_its_pile_in_test_takes_last_man_standin
         assert order.index("dangerous_terrain") < order.index("fall_back")
         assert not [e for e in kinds(events, "pile_in") if e.message.startswith("boyz") and "piles in" in e.message]
         assert any("published.last-man-standing" in e.rules for e in kinds(events, "morale"))
+
+
+# == 6. both editions: characteristic tests of a squad joined by a Captain whose Initiative is '-' ==================
+
+DASHED_I = "WS5 BS5 S4 T4 W2 I- A3 Ld{ld} Sv3+"
+SPELL = [{"kind": "add", "value": 1, "source": "a spell"}]
+
+
+def squad_with_dashed_captain(ruleset: str) -> Game:
+    """Red's Movement phase: three Marines (I4) at (14-18, 20) joined by a Captain whose I is '-' at (20, 20), and a
+    lone Captain of the same profile (lone) at (40, 20)."""
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "models": [model("Cap", 20, 20, 9, DASHED_I)]}
+    lone = {"id": "lone", "character": "independent", "models": [model("Lone", 40, 20, 9, DASHED_I)]}
+    return game(scenario(ruleset, [squad("tac", 14, 20, 3, 8), cap, lone]))
+
+
+def passes(state: Any, action: dict[str, Any]) -> Fraction:
+    """The chance a test action passes, against brute force."""
+    return brute(state, action, lambda p: "passes" in p.log[-1].message).get(True, Fraction(0))
+
+
+@EDITIONS
+@pytest.mark.rule("core.test.characteristic", "core.test.highest-value", "core.profile.dash", "core.value.used",
+                  "core.value.unmodified", "40k3.ic.leave", "40k4.ic.leave")
+def test_a_squads_initiative_test_with_a_captain_whose_initiative_is_dash(
+        ruleset: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """A test taken for a whole unit uses the highest value in the unit (core.test.highest-value): the Marines' I4,
+    the Captain's '-' (the value 0, core.profile.dash) lowering nothing: a D6 of 4 or less passes, a 6 always fails
+    (core.test.characteristic): 4/6. The lone Captain tests on 0 and always fails; a spell's +1 makes the value used
+    1 (core.value.used: a '-' is raised as any 0), passing on a 1 (1/6), the '-' still cited; the unmodified value
+    takes no modifiers (core.value.unmodified). With the spell the squad tests on 5 (every model's value raised, the
+    highest taken): 5/6. After the Captain leaves, the squad still tests on 4; undone, the same. Exact against brute
+    force; `herohammer odds action` gives the lone Captain's 1/6."""
+    g = squad_with_dashed_captain(ruleset)
+    squad_test = {"do": "test", "unit": "tac", "characteristic": "I"}
+    lone_test = {"do": "test", "unit": "lone", "characteristic": "I"}
+    raised = {**lone_test, "modifiers": SPELL}
+    ruling = g.check(squad_test)
+    assert ruling.legal and "on 4 (tac 1's profile, the highest in the unit)" in ruling.reason
+    assert "core.test.highest-value" in ruling.rules and "core.profile.dash" not in ruling.rules
+    assert passes(g.state, squad_test) == Fraction(4, 6)
+    assert passes(g.state, {**squad_test, "modifiers": SPELL}) == Fraction(5, 6)
+    ruling = g.check(lone_test)
+    assert ruling.legal and "on 0" in ruling.reason and "core.profile.dash" in ruling.rules
+    assert passes(g.state, lone_test) == 0
+    ruling = g.check(raised)
+    assert ruling.legal and "on 1" in ruling.reason
+    assert {"core.profile.dash", "core.value.used"} <= set(ruling.rules)
+    assert passes(g.state, raised) == Fraction(1, 6)
+    refused = g.check({**raised, "unmodified": True})
+    assert not refused.legal and "core.value.unmodified" in refused.rules
+    path = tmp_path / "lone.json"
+    path.write_text(json.dumps(state_to_data(g.state)))
+    code, out, _ = run(["odds", "action", str(path), "--action", json.dumps(raised), "--json"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and "core.profile.dash" in doc["rules"], out
+    assert Fraction(doc["result"]["rows"]["test.outcome: passed"]) == Fraction(1, 6), out
+    joined = g.state
+    g.apply({"do": "leave", "character": "cap", "to": [24, 20]})
+    assert g.state.unit("cap").joined is None
+    assert passes(g.state, squad_test) == Fraction(4, 6)
+    g.undo()
+    assert g.state == joined and passes(g.state, squad_test) == Fraction(4, 6)
