@@ -58,7 +58,8 @@ def test_a_marine_slain_by_his_pile_in_test_is_no_one_for_the_boy_to_pile_in_tow
     tac is destroyed and b2 has no enemy to pile in towards. He stays where he stood, and boyz, touching no enemy,
     is no longer locked in close combat (published.close-combat): next turn it may move. Before, the tests waited
     until every unit had piled in: b2 piled in 6" to a Marine the test then slew, and boyz stayed locked with no
-    enemy into blue's turn. Exact against brute force: (fell back, b2 piled in, boyz locked, tac alive)."""
+    enemy into blue's turn. Exact against brute force: (fell back, b2 piled in, boyz locked, tac alive); undone and
+    played again, saved and loaded, and played back from the game's record, the same end."""
     g = lone_marine_before_two_boyz(ruleset)
     start = g.state
 
@@ -95,6 +96,9 @@ def test_a_marine_slain_by_his_pile_in_test_is_no_one_for_the_boy_to_pile_in_tow
     assert g.state == start
     g.apply(FIGHT, dice=ScriptedDice(SLAIN_PILING_IN[ruleset]))
     assert g.state == after
+    # the game's record (its start, the fight and its faces) plays back to the same end, the same log
+    replayed = Game.replay(g.to_data(record=True))
+    assert replayed.state == after and replayed.log == g.log
 
 
 # == 2. both editions: a squad slain around its Captain by its Pile In's tests; the Boy piles in towards him ==========
