@@ -14,7 +14,7 @@ from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
 from _cli import run
-from _w40k import EDITIONS, brute, game, kinds, model, next_turn_to, saved_and_loaded, scenario, squad
+from _w40k import EDITIONS, brute, game, hero, kinds, model, next_turn_to, saved_and_loaded, scenario, squad
 
 TOUCH = 25 / 25.4  # two 25mm bases this far apart, centre to centre, touch
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld{ld} Sv-"
@@ -217,7 +217,9 @@ def test_a_captain_left_alone_tests_on_his_own_leadership_citing_no_joined_chara
     on his Ld 9 (4th edition at -2): no character is then "part of a unit", so the test is his own unit's
     (core.test.leadership-choice, a unit's own value), as 4th edition already said; before round 56 the 3rd
     edition check cited 40k3.char.leadership, the clause of a character in a unit, and a lone Captain's own test
-    (the test action) too. Exact against brute force: the chance the Captain breaks (falls back or is caught)."""
+    (the test action) too. Two Captains, one joined to the other (3rd edition allows it), are a unit with a
+    character in it, not a character alone: 40k3.char.leadership still. Exact against brute force: the chance the
+    Captain breaks (falls back or is caught)."""
     g = squad_and_captain_beset(ruleset)
     start = g.state
 
@@ -243,6 +245,11 @@ def test_a_captain_left_alone_tests_on_his_own_leadership_citing_no_joined_chara
     ruling = g.check({"do": "test", "unit": "cap", "characteristic": "Ld", "kind": "Morale"})
     assert ruling.legal and "Ld 9" in ruling.reason
     assert "core.test.leadership-choice" in ruling.rules and CHAR_LD[ruleset] not in ruling.rules
+    if ruleset == "40k3":  # two Captains, one joined to the other (40k3.ic.join's decision): neither is alone
+        pair = game(scenario(ruleset, [hero("cap", 30, 20, 9), hero("chap", 31.5, 20, 9, joined="cap")]))
+        for uid in ("cap", "chap"):
+            ruling = pair.check({"do": "test", "unit": uid, "characteristic": "Ld"})
+            assert ruling.legal and "Ld 9 (Cap)" in ruling.reason and "40k3.char.leadership" in ruling.rules
 
 
 # == 4. both editions: the squad that breaks with its Captain, caught or falling back, and the turn after ============
