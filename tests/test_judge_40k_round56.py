@@ -439,3 +439,52 @@ def test_a_squads_initiative_test_with_a_captain_whose_initiative_is_dash(
     assert passes(g.state, squad_test) == Fraction(4, 6)
     g.undo()
     assert g.state == joined and passes(g.state, squad_test) == Fraction(4, 6)
+
+
+# == 7. both editions: a Captain leaves one squad and joins another in one move; his allowance and Leadership =======
+
+LEAVE_RULE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
+JOIN_RULE = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
+MOVE_RULE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
+
+
+@EDITIONS
+@pytest.mark.rule("40k3.ic.leave", "40k4.ic.leave", "40k3.ic.join", "40k4.ic.join", "40k3.char.move-as-type",
+                  "published.movement", "40k3.char.leadership", "40k4.char.leadership", "core.test.leadership-choice")
+def test_a_captain_who_leaves_one_squad_for_another_moves_once_and_lends_his_leadership_to_the_new_one(
+        ruleset: str) -> None:
+    """Red's Movement phase: tac (Ld 8) at (14-18, 20) with its Captain (Ld 9) at (19.5, 20); oth (Ld 7) at
+    (26-30, 20). He moves 5" to (24.5, 20): more than 2" from tac's nearest model, within 2" of oth's - he leaves tac
+    and joins oth in one move (each edition's leave and join clauses cited together). He has moved 5" of his 6": oth
+    may move 1" with him, not 2" (one allowance a phase), and he may not leave oth again this phase. His Ld 9 is
+    now oth's (each edition's clause: 3rd edition always, 4th edition as the higher), tac's own 8 again its own
+    (core.test.leadership-choice): 30/36 and 26/36, exact against brute force. Undone, he is tac's; saved and
+    loaded with the join made, the same; in red's next Movement phase he may leave oth."""
+    g = game(scenario(ruleset, [squad("tac", 14, 20, 3, 8), hero("cap", 19.5, 20, 9, joined="tac"),
+                                squad("oth", 26, 20, 3, 7)]))
+    start = g.state
+    join = {"do": "join", "character": "cap", "unit": "oth", "to": [24.5, 20]}
+    ruling = g.check(join)
+    assert ruling.legal and {LEAVE_RULE[ruleset], JOIN_RULE[ruleset]} <= set(ruling.rules), ruling
+    g.apply(join)
+    assert g.state.unit("cap").joined == "oth"
+    two = g.check({"do": "move", "unit": "oth", "to": [[26, 22], [28, 22], [30, 22], [24.5, 22]]})
+    assert not two.legal and "moved 5.00\" already" in two.reason and MOVE_RULE[ruleset] in two.rules
+    assert g.check({"do": "move", "unit": "oth", "to": [[26, 21], [28, 21], [30, 21], [24.5, 21]]}).legal
+    again = g.check({"do": "leave", "character": "cap", "to": [24.5, 26]})
+    assert not again.legal and LEAVE_RULE[ruleset] in again.rules
+    for uid, ld, rule, chance in (("oth", 9, CHAR_LD[ruleset], Fraction(30, 36)),
+                                  ("tac", 8, "core.test.leadership-choice", Fraction(26, 36))):
+        test = {"do": "test", "unit": uid, "characteristic": "Ld"}
+        ruling = g.check(test)
+        assert f"Ld {ld}" in ruling.reason and rule in ruling.rules
+        assert passes(g.state, test) == chance
+    joined = g.state
+    h = saved_and_loaded(g)
+    assert not h.check({"do": "leave", "character": "cap", "to": [24.5, 26]}).legal
+    g.undo()
+    assert g.state == start and g.state.unit("cap").joined == "tac"
+    next_turn_to(h, "red", "movement")
+    ruling = h.check({"do": "leave", "character": "cap", "to": [24.5, 26]})
+    assert ruling.legal and LEAVE_RULE[ruleset] in ruling.rules
+    assert joined.unit("cap").joined == "oth"
