@@ -488,3 +488,43 @@ def test_a_captain_who_leaves_one_squad_for_another_moves_once_and_lends_his_lea
     ruling = h.check({"do": "leave", "character": "cap", "to": [24.5, 26]})
     assert ruling.legal and LEAVE_RULE[ruleset] in ruling.rules
     assert joined.unit("cap").joined == "oth"
+
+
+# == 8. both editions: the last Boy slain by his own Pile In's test leaves the Marine free to consolidate ============
+
+#: A minefield on b2's way to where M1 piles in (y 27.5 to 29), none on M1's way.
+BOY_MINES = [{"id": "mine", "kind": "dangerous", "polygon": [[15, 27.5], [25, 27.5], [25, 29], [15, 29]]}]
+
+
+@EDITIONS
+@pytest.mark.rule("published.pile-in", "published.dangerous-terrain", "published.consolidation",
+                  "published.40k3-consolidation", "published.close-combat")
+def test_the_last_boy_slain_by_his_own_pile_in_test_leaves_the_marine_free_to_consolidate(ruleset: str) -> None:
+    """Case 1's fight with the minefield on b2's side: M1 piles in 6" (to y 26) and reaches no one; b2 piles in after
+    him, across the minefield, into base contact, and tests: a 1 slays him, the last of the Boyz. Once every unit
+    has piled in, M1 touches no enemy: his assault has ended and he is no longer locked (published.pile-in), free to
+    consolidate as a unit whose foes are gone (each edition's consolidation clause). Before round 56 the release
+    was worked out before the tests, so M1 stayed locked in a combat with no enemy, unable to move. Exact against
+    brute force: (tac locked, tac may consolidate, boyz standing)."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 20, 20, 8)]}
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("b1", 20 + TOUCH, 20, 7, HARMLESS), model("b2", *B2_AT, 7, ORK)]}
+    g = game(scenario(ruleset, [tac], [boyz, squad("far", 60, 45)], phase="assault", terrain=BOY_MINES))
+
+    def read(p: Game) -> tuple[bool, bool, bool]:
+        unit = p.state.unit("tac")
+        return unit.has(Status.LOCKED), unit.has(Status.MAY_CONSOLIDATE), p.state.unit("boyz").alive
+
+    slain, holds = Fraction(1, 4), HOLDS[ruleset]
+    assert brute(g.state, FIGHT, read, positions=True) == {
+        (True, False, True): 1 - slain + slain * holds * Fraction(5, 6),
+        (False, True, True): slain * (1 - holds),  # the mob falls back: M1 touches no one
+        (False, True, False): slain * holds * Fraction(1, 6),
+    }
+    events = g.apply(FIGHT, dice=ScriptedDice(SLAIN_PILING_IN[ruleset]))
+    assert not g.state.unit("boyz").alive
+    assert any(e.message.startswith("tac is in base contact with no enemy after the Pile In") for e in events)
+    consolidate = {"do": "consolidate", "unit": "tac", "to": [[20, 24]]}
+    ruling = g.check(consolidate)
+    assert ruling.legal, ruling.reason
+    assert {"40k3": "published.40k3-consolidation", "40k4": "published.consolidation"}[ruleset] in ruling.rules
