@@ -589,18 +589,7 @@ class Ruleset:
         of each in order: all a test on the highest, the character's or a chosen value reads. A Leadership
         printed '-' is kept as such (``LeadershipRuling.dashed``), so the test taken on it cites core.profile.dash.
         """
-        seen: set[tuple[int, bool]] = set()
-        sources = []
-        for u in state.combined(unit_id):
-            is_character = u.character is not None
-            # one Leadership throughout the unit (the usual): its first model speaks for it, found in C
-            models = u.models[:1] if len(set(map(_LD, u.models))) == 1 else u.models
-            for m in models:
-                kind = (m.profile.ld, is_character)
-                if kind not in seen:
-                    seen.add(kind)
-                    sources.append(LeadershipSource(m.name, *kind, m.profile.is_dashed(Characteristic.LD)))
-        return self.unit_leadership(sources, chosen)
+        return self.unit_leadership(leadership_sources(state, unit_id), chosen)
 
     def takes_last_man_standing(self, is_character: bool) -> bool:
         """Say whether a unit of one model left takes a Last Man Standing test."""
@@ -886,3 +875,20 @@ def _not_its_turn(state: GameState, action: Action) -> Ruling | None:
         return None
     return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn: a side acts only in "
                          "its own turn", TURN_SEQUENCE)
+
+
+def leadership_sources(state: GameState, unit_id: str) -> list[LeadershipSource]:
+    """Return the Leadership sources of a unit with the characters that joined it (``Ruleset.leadership_of``): one per
+    distinct (Leadership, character or not), the first model of each in order."""
+    seen: set[tuple[int, bool]] = set()
+    sources = []
+    for u in state.combined(unit_id):
+        is_character = u.character is not None
+        # one Leadership throughout the unit (the usual): its first model speaks for it, found in C
+        models = u.models[:1] if len(set(map(_LD, u.models))) == 1 else u.models
+        for m in models:
+            kind = (m.profile.ld, is_character)
+            if kind not in seen:
+                seen.add(kind)
+                sources.append(LeadershipSource(m.name, *kind, m.profile.is_dashed(Characteristic.LD)))
+    return sources

@@ -26,7 +26,8 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
-from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled
+from .base import (LeadershipRuling, LeadershipSource, Resolution, Ruleset, leadership_sources, model_name_clash,
+                   places_as_ruled)
 from .w40k_hooks import COHERENCY_WORDS, REROLLERS
 from .w40k_wounds import WoundBatch, apply_wounds, casualties
 from .w40k_psychic import left_of, who_fired
@@ -285,6 +286,16 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 ["40k3.char.leadership"],
             )
         return LeadershipRuling(best.leadership, "40k3.char.leadership", best.name, best.dashed)
+
+    @implements("40k3.char.leadership", "core.test.leadership-choice")
+    def leadership_of(self, state: GameState, unit_id: str, chosen: int | None = None) -> LeadershipRuling:
+        """A character alone (a lone independent character, or one his unit's destruction left alone) is part of no
+        unit: he tests on his own Leadership by the shared rule, not by 40k3.char.leadership, the clause of "a
+        character that is part of a unit" (judge round 56: his every test cited it, where 4th edition cites none)."""
+        members = state.combined(unit_id)
+        if len(members) == 1 and members[0].is_character:
+            return Ruleset.unit_leadership(self, leadership_sources(state, unit_id), chosen)
+        return super().leadership_of(state, unit_id, chosen)
 
     @implements("40k3.ic.no-last-man")
     def takes_last_man_standing(self, is_character: bool) -> bool:

@@ -16,7 +16,6 @@ from functools import partial
 from itertools import compress, repeat
 from typing import Any, NamedTuple
 
-from .. import movement
 from ..actions import Fight
 from ..catalogue import implements
 from ..charts import close_combat_attacks, is_casualty, to_hit_melee, to_wound
@@ -31,6 +30,7 @@ from .engagement import Engagement
 from .w40k_wounds import (casualties, killed_outright, majority, MODEL_OF, ModelRef, models_of,
                           NO_KILLS, outright_events, release_orphans, SaveSplit, TOUGHNESS_OF, UNIT_OF, PROFILE_WOUNDS_OF,
                           wounded_units, WOUNDS_TAKEN_OF, zero_rules)
+from .w40k_combat_result import PileInDanger
 from .w40k_strikes import Job, StrikeRules, WEAPON_ARMOUR_OFF, WS_OF
 
 #: How many later Initiative steps' attacks a state fought from again remembers (``_FightSetup.later``).
@@ -218,7 +218,7 @@ class _Kept:
 
     def __init__(self) -> None:
         self.fought: dict[GameState, GameState] = {}
-        self.unlocked: dict[GameState, tuple[GameState, list[Event], list[movement.PlannedMove]]] = {}
+        self.unlocked: dict[GameState, tuple[GameState, list[Event], PileInDanger | None]] = {}
         self.verdicts: dict[tuple[tuple[str, int], ...], _Verdict] = {}
         #: Last Man Standing's result by the state the Morale checks left and the units spared it, when it rolled no
         #: die (no unit newly left with one model, or only those spared the test): the same whatever the dice
@@ -688,39 +688,49 @@ class CloseCombatRules(StrikeRules):
             state, more = found_last
         events += more
         if kept is None:
-            state, more, entered = self._released(state, before, combat, engagement)
+            state, more, danger = self._released(state, before, combat, engagement)
         else:
             found = kept.unlocked.get(state)
             if found is None:
                 found = keep_bounded(kept.unlocked, state, self._released(state, before, combat, engagement))
-            state, more, entered = found
-        if entered:  # the Pile In took models into dangerous terrain: their tests, then what follows the result
-            state, more = self._pile_in_tests(state, before, combat, entered, more, dice)
+            state, more, danger = found
+        if danger is not None:  # a Pile In took models into dangerous terrain: their tests, the rest, what follows
+            state, more = self._pile_in_tests(state, before, combat, danger, more, dice)
         return state, events + more if more else events
 
     def _released(self, state: GameState, before: GameState, combat: Sequence[str], engagement: Engagement | None
-                  ) -> tuple[GameState, list[Event], list[movement.PlannedMove]]:
+                  ) -> tuple[GameState, list[Event], PileInDanger | None]:
         """Release the locks a combat's result leaves no reason for, then do what follows (``after_combat_result``):
         both dice-free, so a fight fought again keeps them together by the state the checks left (``_Kept``).  A
-        Pile In that took models into dangerous terrain returns those moves, and what follows is left to
-        ``_pile_in_tests``, after their dice."""
+        Pile In that took models into dangerous terrain stops there and returns those moves with the units yet to
+        pile in (``PileInDanger``): the rest is left to ``_pile_in_tests``, after their dice."""
         state, piling = self._unlocked(state, before, combat, engagement)
-        state, piled, entered = self._pile_in(state, piling, combat)
-        if entered:
-            return state, piled, entered
+        state, piled, danger = self._pile_in(state, piling, combat)
+        if danger is not None:
+            return state, piled, danger
         state, more = self.after_combat_result(state, before, combat)
-        return state, [*piled, *more] if piled else more, entered
+        return state, [*piled, *more] if piled else more, None
 
     @implements("published.dangerous-terrain", "published.pile-in")
-    def _pile_in_tests(self, state: GameState, before: GameState, combat: Sequence[str],
-                       entered: Sequence[movement.PlannedMove], events: list[Event], dice: Dice) -> Resolution:
-        """Test the models a Pile In took into dangerous terrain, once every unit has piled in ("every model that
-        moves into or through it", published.dangerous-terrain; judge round 55: none did), then a unit the tests
-        leave with one model takes Last Man Standing (3rd edition), and what follows the result follows."""
-        piled, (state, tested) = state, self._dangerous_tests(state, entered, dice)
-        state, last = self._last_man_after_tests(state, piled, dice, tested)
+    def _pile_in_tests(self, state: GameState, before: GameState, combat: Sequence[str], danger: PileInDanger,
+                       events: list[Event], dice: Dice) -> Resolution:
+        """Test the models a unit's Pile In took into dangerous terrain ("every model that moves into or through it",
+        published.dangerous-terrain; judge round 55: none did) as that unit has piled in, then a unit the tests leave
+        with one model takes Last Man Standing (3rd edition), before the next unit piles in towards what is left
+        (judge round 56: the tests waited until every unit had piled in, so a Boy piled in towards a Marine his test
+        then slew, and stayed locked with no enemy); once all have, a unit touching no enemy is released, and what
+        follows the result follows."""
+        out = list(events)
+        pending: PileInDanger | None = danger
+        while pending is not None:
+            piled, (state, tested) = state, self._dangerous_tests(state, pending.entered, dice)
+            state, last = self._last_man_after_tests(state, piled, dice, tested)
+            out += [*tested, *last]
+            state, more, pending = self._pile_in_moves(state, pending.rest, danger.members, combat)
+            out += more
+        state, freed = self._pile_in_ended(state, danger.members)
         state, more = self.after_combat_result(state, before, combat)
-        return state, [*events, *tested, *last, *more]
+        return state, [*out, *freed, *more]
 
 _SIDE = attrgetter("side")
 _FINISHED = attrgetter("finished")

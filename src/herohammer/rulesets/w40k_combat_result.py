@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import partial
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from .. import geometry as geo, movement
 from ..catalogue import implements
@@ -121,6 +121,16 @@ def _contact_around(start: geo.Point, radius: float, foes: Sequence[Model],
 PILE_IN_PASSES = 4
 #: The least move (inches) that counts as a model's progress in a pass of its Pile In.
 PILE_IN_PROGRESS = 0.01
+
+
+class PileInDanger(NamedTuple):
+    """A Pile In stopped where a unit's moves entered dangerous terrain (``_pile_in_moves``): ``entered``, those moves,
+    whose tests come before the next unit piles in; ``rest``, the units still to pile in, in order; ``members``,
+    every unit and character of the Pile In, each released once all have moved if it touches no enemy."""
+
+    entered: tuple[movement.PlannedMove, ...]
+    rest: tuple[str, ...]
+    members: tuple[str, ...]
 
 
 @implements("published.dangerous-terrain")
@@ -570,32 +580,49 @@ class CombatResultRules(AssaultRules):
 
     @implements(PILE_IN_RULE)
     def _pile_in(self, state: GameState, piling: Sequence[str], combat: Sequence[str]
-                 ) -> tuple[GameState, list[Event], list[movement.PlannedMove]]:
+                 ) -> tuple[GameState, list[Event], PileInDanger | None]:
         """Pile In the units a combat's result left with no enemy in base contact but one within reach (``_unlocked``):
         each model (its joined characters' too) moves up to 6" towards the nearest model of an enemy unit of the
         combat, stopping at base contact or short of any other base, out of contact with units not in the assault
-        (``_pile_in_models``); the side whose turn it is first.  A unit that then touches no enemy is released: its assault has ended, and it
-        may consolidate as a unit its foes left (published.pile-in).
+        (``_pile_in_models``); the side whose turn it is first.  A unit that then touches no enemy is released: its
+        assault has ended, and it may consolidate as a unit its foes left (published.pile-in).
 
-        The third value: the moves that entered dangerous terrain, each model's from where it stood to where it piled
-        in, whose tests the caller rolls once every unit has piled in (``pile_in_tests``; judge round 55: a Pile In
-        took none, though dangerous terrain tests "every model that moves into or through it")."""
-        entered: list[movement.PlannedMove] = []
+        The third value, when a unit's Pile In took models into dangerous terrain: those moves and the units yet to
+        pile in (``PileInDanger``), the moving stopped there, for the caller rolls the tests before the next unit
+        piles in (``_pile_in_tests``; judge round 55: a Pile In took none; judge round 56: they waited until every
+        unit had piled in, so a Boy piled in towards a Marine his test then slew, and stayed locked with no enemy)."""
         if not piling:
-            return state, [], entered
+            return state, [], None
+        # the units that pile in and the characters joined to it now: one left alone by the tests is released too
+        members = tuple(x.id for uid in piling for x in state.combined(uid))
+        order = tuple(u.id for u in sorted(map(state.unit, piling), key=lambda x: x.side != state.active))
+        state, events, danger = self._pile_in_moves(state, order, members, combat)
+        if danger is not None:
+            return state, events, danger
+        state, freed = self._pile_in_ended(state, members)
+        return state, events + freed, None
+
+    @implements(PILE_IN_RULE)
+    def _pile_in_moves(self, state: GameState, order: Sequence[str], members: tuple[str, ...],
+                      combat: Sequence[str]) -> tuple[GameState, list[Event], PileInDanger | None]:
+        """Pile In the units of ``order`` one after another (the active side's first, ``_pile_in``), stopping after
+        the first whose moves entered dangerous terrain: those moves and the units still to move come back as a
+        ``PileInDanger`` (``members``: every unit and character of the Pile In, for ``_pile_in_ended``)."""
         events: list[Event] = []
-        movers = sorted(map(state.unit, piling), key=lambda x: x.side != state.active)  # the active side first
-        for u in movers:
+        for n, uid in enumerate(order):
+            u = state.unit(uid)
+            if not u.alive or u.has(Status.FALLING_BACK):
+                continue  # the tests of a Pile In before it destroyed it, or its Last Man Standing broke it
             group = state.combined(u.id)
             enemies = [state.unit(c) for c in combat if state.has_unit(c)]
             enemies = [e for e in enemies if e.side != u.side and e.alive and e.on_table
                        and not e.has(Status.FALLING_BACK)]
             foes = [m for e in enemies for x in state.combined(e.id) for m in x.models]
             if not foes or any(_touching(x, state.unit(e.id)) for x in group for e in enemies):
-                continue  # another's Pile In has reached it
+                continue  # another's Pile In has reached it, or the tests of another's left it no enemy
             foe_ids = {x.id for e in enemies for x in state.combined(e.id)}
             state, names = _pile_in_models(state, group, enemies, foes, foe_ids)
-            entered += _into_danger(state, group)
+            entered = _into_danger(state, group)
             group = state.combined(u.id)
             reached = sorted({e.id for x in group for e in enemies if _touching(x, state.unit(e.id))})
             where = f"; in base contact with {', '.join(reached)}" if reached else "; no model reaches the enemy"
@@ -603,8 +630,22 @@ class CombatResultRules(AssaultRules):
                                 f"combat stands within two {PILE_IN_INCHES:g}\" Pile In moves: it piles in, "
                                 f"{', '.join(names) or 'no model can'} {'moving' if names else 'move'} up to "
                                 f"{PILE_IN_INCHES:g}\" towards the enemy{where}", (PILE_IN_RULE,)))
-        freed = []  # a unit that piled in and touches no enemy now has seen its assault end
-        for u in map(state.unit, piling):
+            if entered:
+                return state, events, PileInDanger(tuple(entered), tuple(order[n + 1:]), members)
+        return state, events, None
+
+    @staticmethod
+    @implements(PILE_IN_RULE)
+    def _pile_in_ended(state: GameState, members: Sequence[str]) -> tuple[GameState, list[Event]]:
+        """Release each unit of a Pile In (``members``: the units that piled in and their characters, one the tests
+        left alone a unit of his own) that touches no living enemy once every unit has piled in: its assault has
+        ended, and it is no longer locked in close combat."""
+        freed: list[Unit] = []
+        events: list[Event] = []
+        for uid in members:
+            u = state.unit(uid)
+            if u.joined or not u.alive or not u.has(Status.LOCKED):
+                continue
             group = state.combined(u.id)
             enemies = [e for e in state.enemies_of(u.side) if e.alive]
             if any(_touching(x, e) for x in group for e in enemies):
@@ -612,4 +653,4 @@ class CombatResultRules(AssaultRules):
             freed += [x.with_status(remove=(Status.LOCKED,)) for x in group]
             events.append(Event("pile_in", f"{u.id} is in base contact with no enemy after the Pile In: its assault "
                                 "has ended, and it is no longer locked in close combat", (PILE_IN_RULE,)))
-        return (state.replace_units(*freed) if freed else state), events, entered
+        return (state.replace_units(*freed) if freed else state), events
