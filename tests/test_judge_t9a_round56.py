@@ -170,7 +170,6 @@ def test_a_hero_who_charged_out_fights_alone_and_his_old_unit_charges_into_his_c
 
 
 # -- 4. a judge's tests of the Spearmen on their Hero's values: his values are the unit's --------------------------------
-@pytest.mark.xfail(strict=True, reason="a test on a joined character's value does not cite t9a.join.part-of-unit")
 @pytest.mark.rule(PART, "core.test.highest-value", "core.test.characteristic", "core.test.leadership-choice",
                   "core.test.leadership")
 def test_a_judges_tests_of_spearmen_on_their_heros_values_cite_that_he_is_part_of_them() -> None:
@@ -209,7 +208,6 @@ def test_a_judges_tests_of_spearmen_on_their_heros_values_cite_that_he_is_part_o
 
 
 # -- 5. the Panic, March and Break tests the unit takes in play on his Leadership ----------------------------------------
-@pytest.mark.xfail(strict=True, reason="Panic, March and Break tests on the Hero's Ld do not cite t9a.join.part-of-unit")
 @pytest.mark.rule(PART, "published.t9a-panic", MOVE, "published.t9a-break-test", "core.test.leadership-choice")
 def test_the_panic_march_and_break_tests_the_spearmen_take_on_their_heros_leadership_cite_it() -> None:
     # t9a.join.part-of-unit's decision: "the unit's ... Break test (on its highest Leadership, a character's when

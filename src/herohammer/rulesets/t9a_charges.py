@@ -364,7 +364,7 @@ class ChargeRules(JoinRules):
         test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"
         if flag:
             test += f" ({flag.split(' [')[0]})"
-        rules = (REDIRECT, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
+        rules = (REDIRECT, result.rule, *ld.rules, *((BATTLE_STANDARD,) if flag else ()))
         if not result.passed:
             return None, Event("redirect", f"{test}, failed: it charges {fled.id} still", rules,
                                rolls_since(dice, start), (("outcome", "failed"),))
