@@ -177,11 +177,16 @@ class LeadershipRuling:
     source: str
     #: the Leadership tested is a '-' or '*' in the source's profile: the value 0 (core.profile.dash)
     dashed: bool = False
+    #: the clauses that make the source's value one of the unit's (a joined character's: ``Ruleset.lent_value``)
+    also: tuple[str, ...] = ()
+    #: the words that say so ("" when the value is the unit's own)
+    lent: str = ""
 
     @property
     def rules(self) -> tuple[str, ...]:
-        """The clauses that decided the value: its rule, and core.profile.dash when it is a '-' (judge round 51)."""
-        return (self.rule, "core.profile.dash") if self.dashed else (self.rule,)
+        """The clauses that decided the value: its rule, those that make it the unit's (``also``), and
+        core.profile.dash when it is a '-' (judge round 51)."""
+        return (self.rule, *self.also, *(("core.profile.dash",) if self.dashed else ()))
 
     @property
     def said(self) -> str:
@@ -591,6 +596,16 @@ class Ruleset:
         """
         return self.unit_leadership(leadership_sources(state, unit_id), chosen)
 
+    def lent_value(self, state: GameState, unit_id: str, model_name: str) -> tuple[tuple[str, ...], str]:
+        """Return the clauses, and the words, by which the value of the model ``model_name`` is one of the unit's when a
+        test of the unit is taken on it (nothing by default: the unit's own models' values are its own)."""
+        return (), ""
+
+    def with_lent(self, state: GameState, unit_id: str, ld: LeadershipRuling) -> LeadershipRuling:
+        """Return ``ld`` with the clauses and words of ``lent_value`` for its source (unchanged when none)."""
+        also, lent = self.lent_value(state, unit_id, ld.source)
+        return replace(ld, also=also, lent=lent) if also else ld
+
     def takes_last_man_standing(self, is_character: bool) -> bool:
         """Say whether a unit of one model left takes a Last Man Standing test."""
         return True
@@ -630,31 +645,33 @@ class Ruleset:
                 field = "kind" if action.kind is not None else "leadership"
                 return Ruling.forbid(f"field {field}: only a Leadership test (characteristic Ld) has one",
                                      "core.test.leadership-kinds")
-            value, source, dash = self._tested_value(state, action)
+            value, source, dash, lent = self._tested_value(state, action)
             # the ruling cites the value the roll is taken on as the rolled test's event does (core.value.used,
             # core.value.unmodified), and as a Leadership test's ruling does
             return Ruling.allow(f"{unit.id} may take a {action.characteristic} test on {value} ({source}): "
                                 "a D6, at most the value passes, a 6 always fails", "core.test.characteristic",
-                                "core.test.highest-value", *dash, *_valued(action))
+                                "core.test.highest-value", *dash, *_valued(action), notes=(lent,) if lent else ())
         try:
             ld = self._tested_leadership(state, action)
         except IllegalActionError as exc:
             return Ruling.forbid(exc.reason, *exc.rules)
         kind = action.kind or "Leadership"
         # the ruling names the value the roll is taken on, as resolve_test does (core.value.used)
-        value, cited, how = self._modified_leadership(state, unit.joined or unit.id, LeadershipTestKind(kind),
-                                                      ld.value, action)
-        return Ruling.allow(f"{unit.id} may take a {kind} test on Ld {value} ({ld.said}{how}): 2D6, at most the "
-                            "value passes", "core.test.leadership", *ld.rules, "core.test.leadership-kinds", *cited)
+        host = unit.joined or unit.id  # a character in a unit takes its Leadership tests with it, as resolve_test says
+        value, cited, how = self._modified_leadership(state, host, LeadershipTestKind(kind), ld.value, action)
+        return Ruling.allow(f"{host} may take a {kind} test on Ld {value} ({ld.said}{how}): 2D6, at most the "
+                            "value passes", "core.test.leadership", *ld.rules, "core.test.leadership-kinds", *cited,
+                            notes=(ld.lent,) if ld.lent else ())
 
     @implements("core.value.used", "core.value.unmodified", "core.test.highest-value", "core.profile.dash")
-    def _tested_value(self, state: GameState, action: TakeTest) -> tuple[int, str, tuple[str, ...]]:
+    def _tested_value(self, state: GameState, action: TakeTest) -> tuple[int, str, tuple[str, ...], str]:
         """Return the value a characteristic test uses: each model's used value, the highest in the unit.
 
         ``unmodified`` tests the profile as it stood at the start of the game (a Veteran's
         Strength already written in); otherwise the modifiers apply in the fixed order of
         core.value.used.  The third value cites core.profile.dash when the model tested prints the characteristic as
-        '-' (its words say so): judge round 51, a test on a '-' cited only the test's clause.
+        '-' (its words say so): judge round 51, a test on a '-' cited only the test's clause; and the clauses by which
+        the model's value is the unit's (``lent_value``), whose words are the fourth.
         """
         ch = Characteristic(action.characteristic)
         mods = [_modifier(ch, m.kind, m.value, m.source) for m in action.modifiers]
@@ -666,8 +683,10 @@ class Ruleset:
         how = "unmodified" if action.unmodified else ("used value" if mods else "profile")
         dashed = source.profile.is_dashed(ch)
         how += f": its {ch.value} is '-', the value 0" if dashed else ""
+        # a character tested alone (not his unit) tests his own value, nobody else's
+        also, lent = self.lent_value(state, action.unit, source.name) if len(members) > 1 else ((), "")
         return (best, f"{source.name}'s {how}" + (", the highest in the unit" if len(values) > 1 else ""),
-                ("core.profile.dash",) if dashed else ())
+                (*also, *(("core.profile.dash",) if dashed else ())), lent)
 
     def _tested_leadership(self, state: GameState, action: TakeTest) -> LeadershipRuling:
         unit = state.unit(action.unit)
@@ -680,11 +699,11 @@ class Ruleset:
         unit = state.unit(action.unit)
         start = rolls_made(dice)
         if action.characteristic != "Ld":
-            value, source, dash = self._tested_value(state, action)
+            value, source, dash, lent = self._tested_value(state, action)
             result = characteristic_test(dice, value, f"{unit.id}: {action.characteristic} test")
             verdict = "passes" if result.passed else "fails"
             return state, [Event("test", f"{unit.id} takes a {action.characteristic} test on {value} ({source}), "
-                                 f"rolls {result.roll}: {verdict}", ("core.test.characteristic",
+                                 f"rolls {result.roll}: {verdict}" + (f" ({lent})" if lent else ""), ("core.test.characteristic",
                                                                      "core.test.highest-value", *dash,
                                                                      *_valued(action)),
                                  rolls_since(dice, start), _outcome(result.passed))]
@@ -707,7 +726,7 @@ class Ruleset:
         if heroism is not None and result.insane_heroism:
             cited += (heroism,)
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.said}{how}), rolls "
-                      f"{result.roll}: {verdict}{again}", ("core.test.leadership", *ld.rules,
+                      f"{result.roll}: {verdict}{again}" + (f" ({ld.lent})" if ld.lent else ""), ("core.test.leadership", *ld.rules,
                                                            "core.test.leadership-kinds",
                                                    *cited, *self.lost_rules_cited(state, host)),
                       rolls_since(dice, start), _outcome(result.passed))

@@ -119,9 +119,11 @@ def _why_busy(state: GameState, unit: Unit) -> str:
     return RALLIED_WORDS if rallied(host) else f"it has {' and '.join(done) or 'moved'} this turn"
 
 
-#: What a failed charger is told of Shaken, which the seed gives only a character left in his unit.
+#: What a failed charger is told of Shaken, which the seed gives only a character left in his unit.  Round 56: and
+#: that the 2022 Shaken would bar it from nothing more than its Failed Charge Move does in what the engine plays.
 NOT_SHAKEN = ("; not Shaken: the seed's Shaken is a failed charge out's that leaves the character in his unit, the "
-              "2022 text's for every failed charger is not followed [published.t9a-failed-charge]")
+              "2022 text's for every failed charger is not followed, and would bar nothing more: this Player Turn it "
+              "neither charges, moves, reforms nor shoots again [published.t9a-failed-charge]")
 
 
 def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str,
@@ -364,7 +366,7 @@ class ChargeRules(JoinRules):
         test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"
         if flag:
             test += f" ({flag.split(' [')[0]})"
-        rules = (REDIRECT, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
+        rules = (REDIRECT, result.rule, *ld.rules, *((BATTLE_STANDARD,) if flag else ()))
         if not result.passed:
             return None, Event("redirect", f"{test}, failed: it charges {fled.id} still", rules,
                                rolls_since(dice, start), (("outcome", "failed"),))

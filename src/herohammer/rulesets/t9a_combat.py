@@ -47,8 +47,8 @@ from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
 from .t9a_casualties import (command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, sharing,
                              spared_command)
 from .t9a_moves import UNIT_SPACING
-from .t9a_units import (classification, combined_status, current, discipline_of, host_of, model_wounds, off_table,
-                        unit_centre)
+from .t9a_units import (classification, combined_status, current, discipline_of, host_of, lent_by, model_wounds,
+                        off_table, unit_centre)
 
 #: Published rule ids cited for the general rules the seeds rely on.
 TO_WOUND = "published.t9a-to-wound"
@@ -274,7 +274,7 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
     if taken is None:
         return state, None
     result, flag = taken
-    rules = [PANIC, result.rule, ld.rule, *also, *((BATTLE_STANDARD,) if flag else ())]
+    rules = [PANIC, result.rule, *ld.rules, *also, *((BATTLE_STANDARD,) if flag else ())]
     if lent:
         rules.append(GENERAL)
     if host.last_of:
@@ -461,7 +461,8 @@ def unit_discipline(state: GameState, host_id: str) -> tuple[LeadershipRuling, b
         return None
     near = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, host_id)]
     best = max([*own, *near], key=lambda s: s.leadership)  # the first of the highest: its own before the General's
-    return (LeadershipRuling(best.leadership, "core.test.leadership-choice", best.name),
+    also, lent = lent_by(state, host_id, best.name)  # a joined character's value is the unit's (round 56)
+    return (LeadershipRuling(best.leadership, "core.test.leadership-choice", best.name, also=also, lent=lent),
             best.leadership > max(s.leadership for s in own))
 
 

@@ -23,7 +23,8 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
-from .t9a_units import advance_rate, BUSY, fly_rates, formation_of, march_rate, member_models, MOVED, why_moved
+from .t9a_units import (advance_rate, BUSY, fly_rates, formation_of, lent_by, march_rate, member_models, MOVED,
+                        why_moved)
 from .t9a_moves import APART, detach, left_apart, path_problem, spacing_problem, SPACING_RULE, table_edge_problem
 from .t9a_discipline import (BATTLE_STANDARD, discipline_test, GENERAL_RULE_ID, MARCH_RULE, march_test_enemies,
                              shaken_refusal)
@@ -193,6 +194,10 @@ class JoinRules(Ruleset):
     """A character joining a unit and leaving it (the join and leave actions of both phases that allow them)."""
 
     # -- the Discipline a unit tests on, and the March Test ---------------------------------
+    def lent_value(self, state: GameState, unit_id: str, model_name: str) -> tuple[tuple[str, ...], str]:
+        """A joined character's value is his unit's for its tests: t9a.join.part-of-unit (``t9a_units.lent_by``)."""
+        return lent_by(state, unit_id, model_name)
+
     def lent_leadership(self, state: GameState, unit_id: str, apart: bool = False) -> tuple[LeadershipSource, ...]:
         """Return the Leadership a unit may take instead of its own for a Discipline test (a hook): the General's within
         12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none.  ``apart``: the
@@ -208,8 +213,8 @@ class JoinRules(Ruleset):
         if unit.joined:
             model = unit.models[0]
             ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
-        else:
-            ld = self.leadership_of(state, unit.id)
+        else:  # a joined character's, higher, is the unit's: t9a.join.part-of-unit cited (round 56)
+            ld = self.with_lent(state, unit.id, self.leadership_of(state, unit.id))
         lent = self.lent_leadership(state, unit.id, apart=bool(unit.joined))
         if lent and max(s.leadership for s in lent) > ld.value:
             best = max(lent, key=lambda s: s.leadership)
@@ -245,7 +250,7 @@ class JoinRules(Ruleset):
         else:
             said += (", failed: it cannot March this Movement Phase and does not move (it may still make an Advance "
                      "move, Reform or stay)")
-        rules = (MARCH_RULE, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
+        rules = (MARCH_RULE, result.rule, *ld.rules, *((BATTLE_STANDARD,) if flag else ()))
         return Event("march_test", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                      (("outcome", "passed" if result.passed else "failed"),))
 

@@ -1129,7 +1129,7 @@ class MeleePhase(Ruleset):
                 rules.append(GENERAL)
             result, flag = discipline_test(state, uid, dice, ld.value, LeadershipTestKind.BREAK,
                                            0 if steadfast or stubborn else -abs(diff))
-            rules += [BREAK, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ())]
+            rules += [BREAK, result.rule, *ld.rules, *((BATTLE_STANDARD,) if flag else ())]
             if host.last_of:  # the last survivor is still his unit: he takes its Break test alone
                 rules.append("t9a.combined.last-survivor")
             test = (f"{uid} takes a Break test on Ld {ld.value} ({ld.source})"
@@ -1227,7 +1227,7 @@ class MeleePhase(Ruleset):
             if choice is not None and choice.restrain:
                 ld = self._break_leadership(state, w)
                 result, flag = discipline_test(state, w, dice, ld.value, LeadershipTestKind.RESTRAIN_PURSUIT)
-                rules += [result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ())]
+                rules += [result.rule, *ld.rules, *((BATTLE_STANDARD,) if flag else ())]
                 if any(m.name == ld.source for m in generals_near(state, w)):
                     rules.append(GENERAL)
                 test = (f"{w} {'passes' if result.passed else 'fails'} its Restrain Pursuit test on Ld {ld.value} "
@@ -1405,7 +1405,7 @@ class MeleePhase(Ruleset):
         sources = [LeadershipSource(m.name, 0 if u.has(Status.DUEL_REFUSED) else m.profile.ld, u.is_character)
                    for u in state.combined(members(state, uid)[0].id) for m in u.models]
         general = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, uid)]
-        return self.unit_leadership([*sources, *general])
+        return self.with_lent(state, uid, self.unit_leadership([*sources, *general]))
 
     @implements(DUEL)
     def end_turn(self, state: GameState) -> Resolution:

@@ -279,7 +279,7 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
             assert discipline is not None  # a standing unit has models
             ld, lent = discipline
             result, flag = discipline_test(state, u.id, dice, ld.value, LeadershipTestKind.PANIC)
-            rules = [PANIC, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ())]
+            rules = [PANIC, result.rule, *ld.rules, *((BATTLE_STANDARD,) if flag else ())]
             if lent:
                 rules.append(GENERAL)
             # the clause is cited when a last survivor tests or is lost; ``a.keeps`` lists every model of a unit that

@@ -91,7 +91,7 @@ class Rallying(Ruleset):
             reform = "; if it rallies it Reforms at once, as named"
         ld, general = self.rally_leadership(state, unit)
         last, said = _survivor(unit)
-        return Ruling.allow(f"{unit.id} takes its Rally test on Ld {ld.value} ({ld.source}){reform}", RALLY, ld.rule,
+        return Ruling.allow(f"{unit.id} takes its Rally test on Ld {ld.value} ({ld.source}){reform}", RALLY, *ld.rules,
                             *((GENERAL,) if general else ()), *last, notes=(said,) if said else ())
 
     @implements(RALLY, LAST_SURVIVOR)
@@ -101,7 +101,7 @@ class Rallying(Ruleset):
         host = state.unit(action.unit)
         ld, general = self.rally_leadership(state, host)
         result, flag = discipline_test(state, host.id, dice, ld.value, LeadershipTestKind.RALLY)
-        rules = [RALLY, result.rule, ld.rule, *((GENERAL,) if general else ()), *((BATTLE_STANDARD,) if flag else ())]
+        rules = [RALLY, result.rule, *ld.rules, *((GENERAL,) if general else ()), *((BATTLE_STANDARD,) if flag else ())]
         group = members(state, host.id)
         if result.passed:
             state = state.replace_units(*(u.with_status(Status.RALLY_TESTED, Status.MOVED, Status.MARCHED,

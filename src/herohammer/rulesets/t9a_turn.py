@@ -121,7 +121,8 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
         if lowered and action.leadership is None:  # (the General's, when taken, stays the rule cited)
             return LeadershipRuling(ld.value, GENERAL if ld.rule == GENERAL else DUEL,
                                     f"{ld.source}; {' and '.join(lowered)} at 0, shamed by a refused Duel")
-        return ld
+        # a joined character's value is the unit's: cited and said (t9a.join.part-of-unit, round 56)
+        return self.with_lent(state, host.id, ld)
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """End the phase: a Magic phase discards the Magic Dice used and the spells cast; a Melee phase who fought;

@@ -211,6 +211,23 @@ def current(state: GameState, unit_id: str) -> Unit:
     return unit
 
 
+PART_OF_UNIT = "t9a.join.part-of-unit"
+
+
+@implements(PART_OF_UNIT)
+def lent_by(state: GameState, unit_id: str, model_name: str) -> tuple[tuple[str, ...], str]:
+    """Return the clause, and the words, by which ``model_name``'s value is one of a combined unit's, when the model is a
+    joined character's (seed 002: after joining, "the character counts as part of the unit for every rule to which that
+    matters", which is what puts his values among the unit's for its tests); nothing for the unit's own models, a lone
+    unit or a General's lent from outside it.  Round 56: a test of a unit on its Hero's value cited only the test's
+    clauses (core.test.highest-value, core.test.leadership-choice), never the one that makes his value the unit's."""
+    host = current(state, host_of(state, state.unit(unit_id)).id)
+    for u in state.joined_to(host.id):
+        if any(m.name == model_name for m in u.models):
+            return (PART_OF_UNIT,), f"{model_name} is part of {host.id}: his value is the unit's [{PART_OF_UNIT}]"
+    return (), ""
+
+
 @implements("t9a.combined.last-survivor")
 def is_destroyed(state: GameState, unit_id: str) -> bool:
     """Say whether a unit is destroyed for other units' Panic tests: no model of it, nor its last survivor, lives."""
