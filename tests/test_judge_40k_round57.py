@@ -40,8 +40,6 @@ TOUCH = 25 / 25.4  # two 25mm bases this far apart, centre to centre, touch
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld{ld} Sv-"
 HARMLESS = "WS4 BS2 S3 T4 W1 I2 A0 Ld{ld} Sv-"  # no Attacks (core.zero.a)
 TEST = {"do": "test", "unit": "tac", "characteristic": "Ld"}
-CITES_NONE = pytest.mark.xfail(strict=True, reason="4th edition: a squad whose Captain's Leadership is not higher "
-                               "tests on its own without citing 40k4.char.leadership, the clause that decides it")
 
 
 def two_d6_at_most(ld: int) -> Fraction:
@@ -70,7 +68,7 @@ def squad_with_captain(ruleset: str, cap: dict[str, Any]) -> Game:
 
 @pytest.mark.rule("40k4.char.leadership", "core.test.leadership-choice", "core.test.leadership",
                   "core.test.leadership-kinds")
-@pytest.mark.parametrize("cap_ld", [pytest.param(7, marks=CITES_NONE), pytest.param(8, marks=CITES_NONE), 9])
+@pytest.mark.parametrize("cap_ld", [7, 8, 9])
 def test_40k4_a_squad_whose_captain_is_not_higher_tests_on_its_own_leadership_by_the_character_clause(
         cap_ld: int) -> None:
     """Seed 001: "Any Leadership tests made by a unit joined by a character are made using the character's Leadership
@@ -104,7 +102,7 @@ LEAVE = {"do": "leave", "character": "cap", "to": [22, 14]}
 
 @pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "core.profile.dash", "40k3.ic.leave",
                   "core.test.leadership-choice")
-@pytest.mark.parametrize("ruleset", ["40k3", pytest.param("40k4", marks=CITES_NONE)])
+@EDITIONS
 def test_a_squad_joined_by_a_captain_whose_leadership_is_a_dash(ruleset: str, tmp_path: Any, capsys: Any) -> None:
     """A '-' is the value 0 (core.profile.dash). 3rd edition: "all Leadership tests of the unit are taken on his
     Leadership" (seed 000, 40k3.char.leadership; its decision: even where it is lower), so the squad tests on 0 and
