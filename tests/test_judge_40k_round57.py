@@ -144,8 +144,6 @@ SLAIN_PILING_IN = {"40k4": [6, 6, 3, 3, 1], "40k3": [6, 6, 3, 3, 3, 3, 1]}
 
 
 @pytest.mark.rule("published.pile-in", "published.dangerous-terrain", "published.close-combat")
-@pytest.mark.xfail(strict=True, reason="the Boyz, who never moved, are told they are in base contact with no enemy "
-                   "after the Pile In (published.pile-in)")
 @EDITIONS
 def test_boyz_whose_foe_his_own_pile_in_test_slew_are_released_in_words_that_say_so(ruleset: str) -> None:
     """Round 56's case 1 (left open there): M1 slays b1 and the mob holds; M1 piles in first (the active side,
