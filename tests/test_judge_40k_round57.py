@@ -33,13 +33,14 @@ from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
 from _cli import run
-from _w40k import (CHAR_LD, EDITIONS, assert_illegal, assert_legal, game, hero, kinds, model, next_turn_to,
+from _w40k import (CHAR_LD, EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, model, next_turn_to,
                    saved_and_loaded, scenario, squad)
 
 TOUCH = 25 / 25.4  # two 25mm bases this far apart, centre to centre, touch
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld{ld} Sv-"
 HARMLESS = "WS4 BS2 S3 T4 W1 I2 A0 Ld{ld} Sv-"  # no Attacks (core.zero.a)
 TEST = {"do": "test", "unit": "tac", "characteristic": "Ld"}
+FIGHT_CAP = {"do": "fight", "unit": "cap"}
 
 
 def two_d6_at_most(ld: int) -> Fraction:
@@ -217,3 +218,144 @@ def test_a_captain_whose_squad_is_shot_away_takes_no_morale_check_and_joins_anot
     ruling = h.check(dev_test)
     assert ruling.legal and "Ld 10 (Cap)" in ruling.reason and CHAR_LD[ruleset] in ruling.rules, ruling
     assert pass_odds(h, dev_test) == two_d6_at_most(10) == Fraction(33, 36)
+
+
+# == 5. both editions: a Marine shot out of the squad his Captain joined: no Last Man Standing, his Ld 10 ============
+
+def squad_of_two_and_captain(ruleset: str) -> Game:
+    """Blue's Shooting phase: red's ``tac`` (two Marines, Ld 8) at (20, 20) and (22, 20) joined by its Captain (Ld 10)
+    at (21, 18.4); blue's lascannon ``las`` at (20, 40)."""
+    red = [squad("tac", 20, 20, n=2), hero("cap", 21, 18.4, joined="tac")]
+    las = {"id": "las", "models": [{**model("L1", 20, 40), "weapons": ["lascannon"]}]}
+    data = scenario(ruleset, red, [las], phase="shooting")
+    data["active"] = "blue"
+    return game(data)
+
+
+SHOOT_TAC = {"do": "shoot", "unit": "las", "target": "tac"}
+NO_LAST_MAN = {"40k3": "40k3.ic.no-last-man", "40k4": "40k4.char.no-last-man"}
+
+
+@pytest.mark.rule("published.morale-casualties", "published.last-man-standing", "40k3.char.leadership",
+                  "40k4.char.leadership", "40k3.ic.falling-back", "40k4.ic.falling-back", "published.wound-allocation")
+@EDITIONS
+def test_a_marine_shot_out_of_a_squad_of_two_with_its_captain(ruleset: str) -> None:
+    """The lascannon (BS4: 3+; S9 against T4: 2+; AP2: no save) slays one model, 5/9; the wound falls on a Marine
+    (published.wound-allocation), so tac is one Marine and his Captain: two models, not one, so 3rd edition's Last
+    Man Standing is not called for (40k3.ic.no-last-man's decision: the character is part of the unit while
+    joined), while the unit lost 1 of its 3 models (25% or more: published.morale-casualties) and tests on the
+    Captain's Ld 10 (each edition's Leadership clause; 4th edition at the phase's end and at no -1: one Marine of
+    the two it began with is not below half, the Captain not counted). It falls back, Captain and all, on 11 or 12:
+    5/9 x 3/36 = 5/108 (exact, against brute force). Failed, the Captain may not leave it in red's Movement phase
+    (after a save and load), each edition's clause; undone, nothing was shot."""
+    g = squad_of_two_and_captain(ruleset)
+    start = g.state
+
+    def read(p: Game) -> tuple[int, bool, bool]:
+        if p.state.shot_this_phase:
+            p.apply({"do": "end_phase"})
+        return (len(p.state.unit("tac").models), p.state.unit("tac").has(Status.FALLING_BACK),
+                p.state.unit("cap").has(Status.FALLING_BACK))
+
+    assert brute(start, SHOOT_TAC, read) == {
+        (2, False, False): Fraction(4, 9),
+        (1, False, False): Fraction(5, 9) * (1 - Fraction(3, 36)),
+        (1, True, True): Fraction(5, 9) * Fraction(3, 36),
+    }
+    assert Fraction(5, 9) * Fraction(3, 36) == Fraction(5, 108)
+    events = list(g.apply(SHOOT_TAC, dice=ScriptedDice([6, 6] + ([] if ruleset == "40k4" else [6, 5, 1, 1]))))
+    if g.state.shot_this_phase:
+        events += g.apply({"do": "end_phase"}, dice=ScriptedDice([6, 5, 1, 1]))
+    [check] = kinds(events, "morale")
+    assert "Morale check on Ld 10 (Cap)" in check.message and "-1" not in check.message, check.message
+    assert CHAR_LD[ruleset] in check.rules and "published.morale-casualties" in check.rules
+    assert not [e for e in events if "Last Man Standing" in e.message]
+    assert g.state.unit("tac").has(Status.FALLING_BACK) and g.state.unit("cap").has(Status.FALLING_BACK)
+    h = saved_and_loaded(g)
+    next_turn_to(h, "red", "movement")
+    assert_illegal(h, {"do": "leave", "character": "cap", "to": [21, 12]},
+                   {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}[ruleset])
+    while g.state != start:
+        g.undo()
+    assert len(g.state.unit("tac").models) == 2 and not g.state.unit("cap").has(Status.FALLING_BACK)
+
+
+# == 6. both editions: a lone Captain splits his Attacks between two Boyz; saved and loaded between ==================
+
+SPLIT = {"do": "allocate", "character": "cap", "attacks": {"b1": 2, "b2": 1}}
+ENGAGED = {"40k3": "40k3.char.allocation-b2b-only", "40k4": "40k4.cc.engaged-only"}
+SPLITS = {"40k3": "40k3.char.attack-allocation", "40k4": "40k4.cc.engaged-only"}
+
+
+def captain_between_boyz(ruleset: str) -> Game:
+    """Red's Assault phase: the Captain alone (WS5 S4 A3 I5) at (20, 20), locked with three Boyz: b1 and b2 touching
+    him on either side, b3 touching b1 but not him."""
+    cap = {**hero("cap", 20, 20), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("b1", 20 + TOUCH, 20, 7, ORK), model("b2", 20 - TOUCH, 20, 7, ORK),
+                       model("b3", 20 + 2 * TOUCH, 20, 7, ORK)]}
+    return game(scenario(ruleset, [cap], [boyz], phase="assault"))
+
+
+def slain_by_the_captain(p: Game) -> tuple[bool, bool]:
+    """Whether b1 and b2 were slain by the blows struck before the combat's result (the Captain's, at I5)."""
+    names: list[str] = []
+    for e in p.log:
+        if e.kind == "combat_result":
+            break
+        if e.kind == "casualties":
+            names += e.message.removeprefix("slain: ").split(", ")
+    return "b1" in names, "b2" in names
+
+
+def log_brute(state: Any, action: dict[str, Any], read: Any) -> dict[Any, Fraction]:
+    """``brute`` for a ``read`` of the game's log: the merged enumeration is told it reads each event through its kind
+    and words (``event_view``; without it a loop's merged carries keep one representative log, as dice.loop says),
+    and held equal to the die-by-die one."""
+
+    def play(dice: Any) -> Any:
+        played = Game(state, dice)
+        played.apply(action, dice=dice)
+        return read(played)
+
+    fast = enumerate_outcomes(play, positions=False, event_view=lambda e: (e.kind, e.message))
+    assert fast == enumerate_outcomes(play, fine=True)
+    return dict(fast)
+
+
+@pytest.mark.rule("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only",
+                  "published.initiative")
+@EDITIONS
+def test_a_lone_captain_splits_his_attacks_between_the_boyz_he_touches(ruleset: str) -> None:
+    """A character "may always divide his attacks among the models in base contact with him", declared before he
+    rolls to hit (40k3.char.attack-allocation; 4th edition: only the enemy engaged with him, 40k4.cc.engaged-only):
+    2 on b1 and 1 on b2 is accepted; one on b3, who touches only b1, is refused (40k3.char.allocation-b2b-only /
+    40k4.cc.engaged-only), as is a split of 4 of his 3 Attacks; refused, nothing changes. He strikes first (I5
+    against the Boyz' I2, published.initiative): each blow hits on 3+ (WS5 against WS4) and wounds on 4+ (S4
+    against T4), 1/3, no save: b1 falls to one of his two blows, 1 - (2/3)^2 = 5/9, b2 to the other, 1/3,
+    independently. Exact against brute force; saved and loaded between the split and the fight, the same
+    distribution and, with the same faces, the same log; the split undone, nothing is declared."""
+    g = captain_between_boyz(ruleset)
+    start = g.state
+    assert_illegal(g, {**SPLIT, "attacks": {"b1": 2, "b3": 1}}, ENGAGED[ruleset])
+    assert_illegal(g, {**SPLIT, "attacks": {"b1": 4}}, SPLITS[ruleset])
+    assert_legal(g, SPLIT, SPLITS[ruleset])
+    g.apply(SPLIT)
+    split = g.state
+    h = saved_and_loaded(g)
+    assert h.state == split
+    b1, b2 = Fraction(5, 9), Fraction(1, 3)
+    expected = {(True, True): b1 * b2, (True, False): b1 * (1 - b2), (False, True): (1 - b1) * b2,
+                (False, False): (1 - b1) * (1 - b2)}
+    assert log_brute(split, FIGHT_CAP, slain_by_the_captain) == expected
+    assert log_brute(h.state, FIGHT_CAP, slain_by_the_captain) == expected
+    faces = [6, 6, 1, 6, 6] + [1] * 30
+    events = g.apply(FIGHT_CAP, dice=ScriptedDice(faces))
+    blows = [e for e in kinds(events, "attacks") if e.message.startswith("Cap")]
+    assert [e.message.split(":")[0] for e in blows] == ["Cap (split) attacks b1 (2)", "Cap (split) attacks b2 (1)"]
+    assert all(SPLITS[ruleset] in e.rules for e in blows)
+    k = Game(h.state, ScriptedDice(faces))
+    assert [e.message for e in k.apply(FIGHT_CAP, dice=ScriptedDice(faces))] == [e.message for e in events]
+    g.undo()
+    g.undo()
+    assert g.state == start
