@@ -359,3 +359,52 @@ def test_a_lone_captain_splits_his_attacks_between_the_boyz_he_touches(ruleset: 
     g.undo()
     g.undo()
     assert g.state == start
+
+
+# == 7. both editions: a squad's Strength test before and after its Captain joins, with modifiers ======================
+
+STRONG = "WS5 BS5 S5 T4 W2 I5 A3 Ld10 Sv3+"
+S_TEST = {"do": "test", "unit": "tac", "characteristic": "S"}
+JOIN_TAC = {"do": "join", "character": "cap", "unit": "tac", "to": [22, 18.5]}
+
+
+def d6_test(value: int) -> Fraction:
+    """A characteristic test counted by hand (seed 004): a D6 at most the value passes, a 6 always fails, a value of
+    0 always fails."""
+    return Fraction(sum(1 for face in range(1, 7) if face <= value and face != 6), 6) if value > 0 else Fraction(0)
+
+
+@pytest.mark.rule("core.test.characteristic", "core.test.highest-value", "core.value.used", "core.value.unmodified",
+                  "40k3.ic.join", "40k4.ic.join")
+@EDITIONS
+def test_a_squads_strength_test_takes_its_joined_captains_value_by_the_shared_rules(ruleset: str) -> None:
+    """Seed 004: a unit tests one value, its highest (core.test.highest-value), the value used after every
+    modifier (core.value.used: multipliers, then additions) unless the test asks the unmodified one (the profile's,
+    core.value.unmodified); a 6 always fails. Before the Captain (S5) joins, the squad (S4) passes on 4/6; joined in
+    the Movement phase (each edition's join clause), on his 5: 5/6, and 5/6 still with x2 (his 10: the 6 fails);
+    with -3 his 2 (the Marines' 1): 2/6; x2 then -3 his 7: 5/6; unmodified, his printed 5: 5/6 (with a modifier
+    refused, core.value.unmodified). Saved and loaded, the same; the join undone, 4/6 again. Exact against brute
+    force."""
+    cap = {**hero("cap", 30, 18.5), "models": [{**model("Cap", 26, 18.5), "profile": STRONG}]}
+    g = game(scenario(ruleset, [squad("tac", 20, 20, n=2), cap]))
+    start = g.state
+    assert pass_odds(g, S_TEST) == d6_test(4) == Fraction(4, 6)
+    assert_legal(g, JOIN_TAC, JOIN[ruleset])
+    g.apply(JOIN_TAC)
+    assert g.state.unit("cap").joined == "tac"
+    cases = [((), 5), (({"kind": "multiply", "value": 2},), 10), (({"kind": "add", "value": -3},), 2),
+             (({"kind": "add", "value": -3}, {"kind": "multiply", "value": 2}), 7)]
+    h = saved_and_loaded(g)
+    for mods, value in cases:
+        action = {**S_TEST, "modifiers": list(mods)}
+        assert_legal(g, action, "core.test.characteristic", "core.test.highest-value")
+        assert f"on {value} (Cap's" in g.check(action).reason
+        assert pass_odds(g, action) == pass_odds(h, action) == d6_test(value), mods
+    # the unmodified value is the printed one: it takes no modifiers (refused, naming the clause), his 5
+    assert_illegal(g, {**S_TEST, "modifiers": [{"kind": "add", "value": -3}], "unmodified": True},
+                   "core.value.unmodified")
+    bare = {**S_TEST, "unmodified": True}
+    assert_legal(g, bare, "core.value.unmodified")
+    assert pass_odds(g, bare) == pass_odds(h, bare) == d6_test(5)
+    g.undo()
+    assert g.state == start and pass_odds(g, S_TEST) == Fraction(4, 6)
