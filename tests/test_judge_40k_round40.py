@@ -166,7 +166,9 @@ def test_the_odds_that_fear_of_the_darkness_breaks_a_squad_follow_its_captains_l
     [check] = kinds(g.apply(FEAR_AT_TAC, dice=ScriptedDice([3, 3, 1, 1])), "morale")
     who = "Cap" if ld == cap_ld else "T1"
     assert f"Morale check on Ld {ld} -1 ({who})" in check.message, check.message
-    assert (CHAR_LD[ruleset] in check.rules) is (who == "Cap")
+    # the character clause decides either way (judge round 57: it leaves the squad its own value when his is not
+    # higher); the shared rule picks the unit's own value
+    assert CHAR_LD[ruleset] in check.rules and ("core.test.leadership-choice" in check.rules) is (who != "Cap")
 
 
 @pytest.mark.rule("40k3.ic.leave", "40k4.ic.leave", "40k3.ic.target", "40k4.target.closest",
@@ -465,7 +467,8 @@ def test_the_squad_tests_on_the_remaining_captains_leadership_once_perils_slew_i
         assert "on Ld 7 (Cap)" in ruling.reason and "40k3.char.leadership" in ruling.rules, ruling
         assert_illegal(g, {**test_ld, "leadership": 8}, "40k3.char.leadership")
     else:
-        assert "on Ld 8 (T" in ruling.reason and "40k4.char.leadership" not in ruling.rules, ruling
+        # the Captain's 7 is not higher: the character clause leaves the squad its own 8 (cited since judge round 57)
+        assert "on Ld 8 (T" in ruling.reason and "40k4.char.leadership" in ruling.rules, ruling
 
 
 # == 11. a squad that would leave its joined Captain behind by a consolidation or a run ================================

@@ -610,7 +610,8 @@ def test_the_last_boy_slain_by_his_own_pile_in_test_leaves_the_marine_free_to_co
     }
     events = g.apply(FIGHT, dice=ScriptedDice(SLAIN_PILING_IN[ruleset]))
     assert not g.state.unit("boyz").alive
-    assert any(e.message.startswith("tac is in base contact with no enemy after the Pile In") for e in events)
+    # worded since judge round 57 for what happened: the Boy's own test left tac no enemy
+    assert any(e.message.startswith("tac has no enemy left in its close combat") for e in events)
     consolidate = {"do": "consolidate", "unit": "tac", "to": [[20, 24]]}
     ruling = g.check(consolidate)
     assert ruling.legal, ruling.reason

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from .. import geometry as geo
@@ -437,7 +438,10 @@ class Warhammer40k4(Warhammer40k3):
 
     @implements("40k4.char.leadership")
     def unit_leadership(self, sources: Sequence[LeadershipSource], chosen: int | None = None) -> LeadershipRuling:
-        """Use the character's Leadership if it is higher than the unit's; else the shared rule."""
+        """Use the character's Leadership if it is higher than the unit's; else the shared rule picks among the
+        unit's values, and the ruling cites the character clause too, for it is what leaves the unit its own value
+        (judge round 57: a squad whose Captain was not higher cited only core.test.leadership-choice, as if no
+        character had joined)."""
         characters = [s for s in sources if s.is_character]
         troops = [s for s in sources if not s.is_character]
         if characters and troops:
@@ -449,6 +453,8 @@ class Warhammer40k4(Warhammer40k3):
                         f"uses it, not {chosen}", ["40k4.char.leadership"],
                     )
                 return LeadershipRuling(best.leadership, "40k4.char.leadership", best.name, best.dashed)
+            own = Ruleset.unit_leadership(self, sources, chosen)
+            return replace(own, also=("40k4.char.leadership", *own.also))
         return Ruleset.unit_leadership(self, sources, chosen)
 
     @implements("published.regroup")

@@ -651,6 +651,14 @@ class CombatResultRules(AssaultRules):
             if any(_touching(x, e) for x in group for e in enemies):
                 continue
             freed += [x.with_status(remove=(Status.LOCKED,)) for x in group]
-            events.append(Event("pile_in", f"{u.id} is in base contact with no enemy after the Pile In: its assault "
-                                "has ended, and it is no longer locked in close combat", (PILE_IN_RULE,)))
+            # words for what happened (judge round 57): a unit whose foes the Pile In's tests slew or broke (it may
+            # never have moved) is not one that piled in and reached no one
+            foes = [state.unit(m) for m in members if state.unit(m).side != u.side]
+            if not foes or any(f.alive and f.on_table and not f.has(Status.FALLING_BACK) for f in foes):
+                why = f"{u.id} is in base contact with no enemy after the Pile In"
+            else:
+                why = (f"{u.id} has no enemy left in its close combat (the Pile In's Dangerous Terrain tests slew "
+                       "its foes or left them falling back)")
+            events.append(Event("pile_in", f"{why}: its assault has ended, and it is no longer locked in close "
+                                "combat", (PILE_IN_RULE,)))
         return (state.replace_units(*freed) if freed else state), events
