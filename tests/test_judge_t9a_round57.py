@@ -54,8 +54,6 @@ def _fled() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="round 57: a charger that caught a unit that fled is not made Shaken (the 2022 "
-                   "Shaken page: 'Charging a Fleeing unit'), and shoots in its Shooting phase")
 @pytest.mark.rule(SHAKEN, FLEE, WHO_CAN_SHOOT, SUCCESS, NO_OTHER)
 def test_a_charger_that_catches_a_unit_that_fled_is_shaken_and_does_not_shoot_that_player_turn() -> None:
     # The 2022 text, Shaken: "Under certain circumstances, models may become Shaken. The most common situations are:
@@ -83,6 +81,8 @@ def test_a_charger_that_catches_a_unit_that_fled_is_shaken_and_does_not_shoot_th
     events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "flee"}, ScriptedDice(CATCH))
     assert "moves out of spears" in events[-1].message and SHAKEN in events[-1].rules, events[-1]
     assert "shaken" in _statuses(g, "hero") and "shaken" not in _statuses(g, "spears")
+    play_to(g, "movement", "elves")
+    g.apply({"do": "move", "unit": "spears", "to": [[36, 24]]})
     play_to(g, "shooting", "elves")
     refused(g, {"do": "shoot", "unit": "hero", "target": "orcs2"}, SHAKEN, "caught")
     assert {a["unit"] for a in offered(g, "shoot")} == {"spears"}

@@ -164,7 +164,7 @@ class ShootingPhase(Ruleset):
         for s, why in _BARRED:
             if unit.has(s):
                 return Ruling.forbid(f"{unit.id} {why} and cannot shoot", WHO_CAN_SHOOT)
-        if shaken := shaken_refusal(state, unit, "make a shooting attack"):
+        if shaken := shaken_refusal(state, unit, "make a shooting attack", charge_bars=False):
             return shaken
         if unit.has(Status.FAILED_CHARGE):  # round 45: until then it shot (the 2022 text, Choose a Unit and a Target)
             return Ruling.forbid(f"{unit.id} made a Failed Charge Move this player turn and cannot shoot", WHO_CAN_SHOOT,
