@@ -86,3 +86,49 @@ def test_a_charger_that_catches_a_unit_that_fled_is_shaken_and_does_not_shoot_th
     play_to(g, "shooting", "elves")
     refused(g, {"do": "shoot", "unit": "hero", "target": "orcs2"}, SHAKEN, "caught")
     assert {a["unit"] for a in offered(g, "shoot")} == {"spears"}
+
+
+# -- 2. a charge out at his own rate, a Stand and Shoot on him alone ------------------------------------------------------
+def _slow_spears(enemy_y: float = 31.0) -> dict[str, Any]:
+    """Spearmen of Advance 3 with a Hero of Advance 6 in their Charge phase, the orcs (bows) ``enemy_y`` up the table."""
+    data = scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=enemy_y,
+                    spear_profile=SPEAR.replace("Adv5", "Adv3"))
+    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("Adv5", "Adv6")
+    return data
+
+
+@pytest.mark.rule(OWN_RATE, DECLARE, SNS_OUT, "published.t9a-stand-and-shoot", "published.t9a-charge")
+def test_a_charge_out_is_rolled_on_his_own_advance_rate_and_a_stand_and_shoot_hits_only_him() -> None:
+    # Seed 002: "При нападении из подразделения персонаж использует свою персональную Скорость наступления" and "Попадания
+    # при реакции Стоять и Стрелять распределяются только на персонажа". The Hero (Advance 6) charges out of Spearmen of
+    # Advance 3 at the orcs: his Charge Range is 6" + 2D6 (the unit's would be 3" + 2D6). Its exact odds equal the count
+    # over the two dice of 6 + a + b >= the distance the ruling measured; the Spearmen's own charge at the same orcs on
+    # 3 + 2D6 is a different count. The orcs Stand and Shoot at him: every hit is his, no Spearman slain (all 6s).
+    # An undo gives the state back; a save and load between.
+    g = reloading_game(_slow_spears())
+    hold = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
+    ruling = g.check(hold)
+    assert ruling.legal and OWN_RATE in ruling.rules, ruling
+    assert "11.00\" away" in ruling.reason and "Charge Range 6\" + 2D6" in ruling.reason, ruling
+    far = 11.0  # the Spearmen's front (his first-rank slot) to the orcs' front: 31 - 20
+    odds = action_odds(g.state, hold, summary=lambda _b, res: dict(res[1][-1].data)["outcome"])
+    assert odds.exact
+    got = dict(odds.weights)
+    want = sum((Fraction(1, 36) for a, b in product(D6, D6) if 6 + a + b >= far - 1e-6), Fraction(0))
+    assert got.get("charged", Fraction(0)) == want, (got, far)
+    unit_odds = action_odds(g.state, {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"},
+                            summary=lambda _b, res: dict(res[1][-1].data)["outcome"])
+    unit_want = sum((Fraction(1, 36) for a, b in product(D6, D6) if 3 + a + b >= far - 1e-6), Fraction(0))
+    assert dict(unit_odds.weights).get("charged", Fraction(0)) == unit_want != want
+    g = saved_and_loaded(g)
+    before = g.state
+    sns = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
+    # five arrows hit (6s), two wound his T4 (6 6, then 1 1 1), both saves fail (1 1): two wounds on him, none on
+    # the Spearmen; then 2 + 3: 6" + 5 = 11" reaches the orcs 11" away
+    events = g.apply(sns, ScriptedDice([6] * 5 + [6, 6, 1, 1, 1] + [1, 1] + [2, 3]))
+    said = " | ".join(e.message for e in events)
+    assert len(g.state.unit("spears").models) == 10 and g.state.unit("hero").models[0].wounds_taken == 2, said
+    assert SNS_OUT in events[-1].rules and SUCCESS in events[-1].rules, said
+    assert "range 11\" >= 11.00\"" in said and g.state.unit("hero").joined is None, said
+    g.undo()
+    assert g.state == before
