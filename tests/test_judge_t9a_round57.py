@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from _cli import printed
-from _t9a import (HERO, ORC, SPEAR, STILL_ORC, STILL_SPEAR, exact_odds_as_brute_force, offered, play_to, refused,
+from _t9a import (HERO, ORC, SPEAR, STILL_ORC, STILL_SPEAR, melee_scenario, offered, play_to, refused,
                   reloading_game, reloads, saved_and_loaded, scenario)
 from herohammer.action_odds import action_odds
 from herohammer.dice import ScriptedDice
@@ -132,3 +132,86 @@ def test_a_charge_out_is_rolled_on_his_own_advance_rate_and_a_stand_and_shoot_hi
     assert "range 11\" >= 11.00\"" in said and g.state.unit("hero").joined is None, said
     g.undo()
     assert g.state == before
+
+
+# -- 3. a failed charge out that takes him out, then the Spearmen's March Test on their own Leadership ------------------
+def _march_near() -> dict[str, Any]:
+    """The elves' Charge phase: Spearmen and Hero, the orcs 12" ahead, a second orc unit (orcs2) 5" off their right."""
+    data = scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=32)
+    data["sides"]["orcs"].append({"id": "orcs2", "formation": {"position": [46, 18], "facing": 180, "files": 5},
+                                  "models": [{"name": f"p{i}", "profile": STILL_ORC, "base": [25, 25]}
+                                             for i in range(5)]})
+    return data
+
+
+@pytest.mark.rule(FAILURE, PART, MOVE, "t9a.leave.unit-not-moved", "core.test.leadership-choice")
+def test_after_a_failed_charge_out_takes_him_out_the_spearmen_march_test_on_their_own_leadership() -> None:
+    # Before the charge out, the Spearmen's Leadership tests are on his Ld 9 (he is part of them, seed 002). His
+    # charge out fails on 1 3 and his Failed Charge move takes him 2.21" clear: he is out, a unit of his own. In the
+    # Movement phase the Spearmen (who did not move for his charge out) march with orcs2 within 8": their March Test
+    # is on their own Ld 8 now and cites nothing of him; 3 3 passes (6 <= 8), 5 4 fails (9 > 8: no march). An undo
+    # gives the state back; a save and load between.
+    g = reloading_game(_march_near())
+    ruling = g.check({"do": "test", "unit": "spears", "characteristic": "Ld"})
+    assert "Ld 9 (Hero)" in ruling.reason and PART in ruling.rules, ruling
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([1, 3]))
+    assert g.state.unit("hero").joined is None and FAILURE in events[-1].rules, events[-1].message
+    g = saved_and_loaded(g)
+    play_to(g, "movement", "elves")
+    march = {"do": "move", "unit": "spears", "to": [[36, 12]], "march": True}
+    ruling = g.check(march)
+    assert ruling.legal, ruling
+    before = g.state
+    events = g.apply(march, ScriptedDice([3, 3]))
+    assert "March Test" in events[0].message and "Ld 8" in events[0].message, events[0].message
+    assert PART not in events[0].rules and "Hero" not in events[0].message, events[0]
+    assert g.state.unit("spears").has(Status.MARCHED)
+    g.undo()
+    assert g.state == before
+    events = g.apply(march, ScriptedDice([5, 4]))
+    assert "March Test" in events[0].message and not g.state.unit("spears").has(Status.MARCHED), events[0].message
+    reloads(g)
+
+
+# -- 4. the last survivor in melee: the Break test as the unit, the friend's Panic only when he falls --------------------
+def _two_spears_in_melee() -> dict[str, Any]:
+    """The orcs' Melee phase: two Spearmen and their Hero (no Attacks, W2) engaged with armed orcs; a friendly unit
+    (guard) 5.2" behind them."""
+    data = melee_scenario(active="orcs", n=2, orc_profile=ORC)
+    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("A3", "A0").replace("W3", "W2")
+    data["sides"]["elves"].append({"id": "guard", "formation": {"position": [36, 14], "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": STILL_SPEAR, "base": [20, 20]}
+                                              for i in range(5)]})
+    return data
+
+
+@pytest.mark.rule(LAST, "published.t9a-break-test", "published.t9a-panic", "published.t9a-combat-resolution")
+def test_the_last_survivor_of_a_melee_breaks_or_holds_as_his_unit_and_his_fall_destroys_it() -> None:
+    # Seed 002: a combined unit that loses all its rank and file is still that unit, and "подразделение не считается
+    # уничтоженным, в отношении теста на панику среди других подразделений". Three orcs hit, wound and slay both
+    # Spearmen (the third wound is lost: close combat wounds do not carry onto the Hero); the orcs win by 2 and the
+    # Hero takes the Spearmen's Break test alone on his Ld 9 - 2 (3 3 holds), citing the clause; the guard 5.2" off
+    # takes no Panic test (the unit is not destroyed). An undo, a save and load. The next orc Melee phase two orcs
+    # slay him: now the unit is destroyed and the guard tests for Panic.
+    g = reloading_game(_two_spears_in_melee())
+    before = g.state
+    events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6] * 3 + [6] * 3 + [1] * 3 + [3, 3]))
+    said = events[-1]
+    assert "slain: s0, s1" in events[0].message and "wins by 2" in said.message, events
+    assert "takes a Break test on Ld 9 (Hero) -2: 6, holds" in said.message and LAST in said.rules, said
+    assert not [e for e in events if e.kind == "panic"], events
+    assert g.state.unit("hero").alive and g.state.unit("hero").models[0].wounds_taken == 0
+    g.undo()
+    assert g.state == before
+    g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6] * 3 + [6] * 3 + [1] * 3 + [3, 3]))
+    g = saved_and_loaded(g)
+    ruling = g.check({"do": "test", "unit": "spears", "characteristic": "Ld", "kind": "Break"})
+    assert ruling.legal and LAST in ruling.rules and "Ld 9 (Hero)" in ruling.reason, ruling
+    play_to(g, "melee", "elves")
+    g.apply({"do": "fight", "unit": "spears"})
+    play_to(g, "melee", "orcs")
+    events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6, 6, 6, 6, 1, 1, 3, 3]))
+    assert "slain: Hero" in events[0].message and not g.state.unit("hero").alive, events
+    panic = [e for e in events if e.kind == "panic"]
+    assert len(panic) == 1 and panic[0].message.startswith("guard") and LAST in panic[0].rules, panic
+    reloads(g)
