@@ -266,3 +266,42 @@ def test_a_shaken_unit_does_not_shoot_with_a_mage_who_joined_it_while_a_marched_
     assert g.state.unit("mage").joined is None and g.state.phase.value == "movement"
     said = json.loads(printed("rules", SHAKEN, "--json"))["result"][0]["decision"]
     assert "Decision (round 57, why a Shaken unit does not shoot" in said and "sets no Shaken" in said, said
+
+
+# -- 6. a unit that rallied on its Hero's Leadership: no charge out, no leave, no shot, each saying it rallied -----------
+RALLY = "published.t9a-rally"
+
+
+@pytest.mark.xfail(strict=True, reason="round 57: a rallied unit's shot is refused as 'marched', citing "
+                   "t9a.join.moved-separately for its Hero, never published.t9a-rally")
+@pytest.mark.rule(RALLY, PART, DECLARE, "t9a.leave.when", WHO_CAN_SHOOT)
+def test_spearmen_who_rallied_on_their_heros_leadership_neither_charge_out_leave_nor_shoot_saying_they_rallied() -> None:
+    # The Spearmen and their Hero flee; in their Charge phase they take the Rally test on his Ld 9 (he is part of them,
+    # citing it): 4 5 rallies. The 2nd edition and 2022 texts: a unit that rallied counts as having marched; it moves
+    # no further and does not shoot (published.t9a-rally's decision: each refusal "says that it rallied and cites this
+    # rule"). His charge out is refused so, his leave in the Movement phase too, and in the Shooting phase the volley:
+    # it must say that they rallied and cite published.t9a-rally, not that they marched apart (the Hero moved with his
+    # unit, not separately: t9a.join.moved-separately is not the reason). An undo of the rally, and 6 4 fails it (a
+    # new flee); a save and load.
+    g = reloading_game(scenario(phase="charge", active="elves", spear_status=["fleeing"], hero_status=["fleeing"]))
+    rally = {"do": "rally", "unit": "spears"}
+    ruling = g.check(rally)
+    assert ruling.legal and PART in ruling.rules and "Ld 9 (Hero)" in ruling.reason, ruling
+    before = g.state
+    events = g.apply(rally, ScriptedDice([4, 5]))
+    assert "spears rallies (9 against Ld 9, Hero)" in events[0].message and PART in events[0].rules, events[0]
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs"}, RALLY, "rallied")
+    g = saved_and_loaded(g)
+    play_to(g, "movement", "elves")
+    refused(g, {"do": "leave", "character": "hero", "to": [30, 19.6]}, RALLY, "rallied")
+    play_to(g, "shooting", "elves")
+    ruling = g.check({"do": "shoot", "unit": "spears", "target": "orcs"})
+    assert not ruling.legal and RALLY in ruling.rules and "rallied" in ruling.reason, ruling
+    assert "t9a.join.moved-separately" not in ruling.rules, ruling
+    g = reloading_game(scenario(phase="charge", active="elves", spear_status=["fleeing"], hero_status=["fleeing"]))
+    g.apply(rally, ScriptedDice([4, 5]))
+    g.undo()
+    assert g.state == before
+    events = g.apply(rally, ScriptedDice([6, 4, 3, 2]))
+    assert g.state.unit("spears").has(Status.FLEEING) and PART in events[0].rules, events[0]
+    reloads(g)
