@@ -272,8 +272,6 @@ def test_a_shaken_unit_does_not_shoot_with_a_mage_who_joined_it_while_a_marched_
 RALLY = "published.t9a-rally"
 
 
-@pytest.mark.xfail(strict=True, reason="round 57: a rallied unit's shot is refused as 'marched', citing "
-                   "t9a.join.moved-separately for its Hero, never published.t9a-rally")
 @pytest.mark.rule(RALLY, PART, DECLARE, "t9a.leave.when", WHO_CAN_SHOOT)
 def test_spearmen_who_rallied_on_their_heros_leadership_neither_charge_out_leave_nor_shoot_saying_they_rallied() -> None:
     # The Spearmen and their Hero flee; in their Charge phase they take the Rally test on his Ld 9 (he is part of them,
