@@ -16,6 +16,7 @@ from _t9a import (HERO, ORC, SPEAR, STILL_ORC, STILL_SPEAR, melee_scenario, offe
                   reloading_game, reloads, saved_and_loaded, scenario)
 from herohammer.action_odds import action_odds
 from herohammer.dice import ScriptedDice
+from herohammer.game import Game
 from herohammer.units import Status
 
 DECLARE = "t9a.charge-out.declare"
@@ -303,3 +304,42 @@ def test_spearmen_who_rallied_on_their_heros_leadership_neither_charge_out_leave
     events = g.apply(rally, ScriptedDice([6, 4, 3, 2]))
     assert g.state.unit("spears").has(Status.FLEEING) and PART in events[0].rules, events[0]
     reloads(g)
+
+
+# -- 7. a leave through his own unit in the Movement phase; the unit moves after him -----------------------------------
+def _guarded() -> dict[str, Any]:
+    """The elves' Movement phase: the Spearmen and their Hero (first rank), a second elf unit (guard) behind them."""
+    data = scenario(n=10, orcs=5, phase="movement", active="elves", enemy_y=40)
+    data["sides"]["elves"].append({"id": "guard", "formation": {"position": [36, 14.5], "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": STILL_SPEAR, "base": [20, 20]}
+                                              for i in range(5)]})
+    return data
+
+
+@pytest.mark.rule("t9a.leave.move", "t9a.leave.when", "t9a.leave.unit-not-moved", "t9a.char.lone", MOVE)
+def test_a_hero_leaves_back_through_his_own_ranks_but_not_through_another_unit_and_his_unit_then_moves() -> None:
+    # Seed 002: leaving, the character "игнорирует модели своего подразделения" and his leave "не делает
+    # подразделение, которое он покинул, двигавшимся". From the middle of the first rank the Hero walks back through
+    # the Spearmen's three ranks (legal) but not on through the guard behind them (refused citing t9a.leave.move: it
+    # ignores only its own unit's models); a way round the guard is legal. After his leave the Spearmen move; he is a
+    # unit of his own (t9a.char.lone) that has moved: no second move, no rejoin this phase. A save and load, an undo.
+    g = reloading_game(_guarded())
+    refused(g, {"do": "leave", "character": "hero", "to": [36, 12]}, "t9a.leave.move", "crosses guard's model")
+    leave = {"do": "leave", "character": "hero", "to": [30, 12]}
+    ruling = g.check(leave)
+    assert ruling.legal and "t9a.leave.move" in ruling.rules, ruling
+    assert "spears does not count as having moved [t9a.leave.unit-not-moved]" in ruling.notes, ruling
+    before = g.state
+    g.apply(leave)
+    assert g.state.unit("hero").joined is None and not g.state.unit("spears").has(Status.MOVED)
+    g = saved_and_loaded(g)
+    refused(g, {"do": "move", "unit": "hero", "to": [[30, 10]]}, MOVE, "")
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "t9a.join.move", "moved")
+    move = {"do": "move", "unit": "spears", "to": [[36, 24]]}
+    assert g.check(move).legal
+    g.apply(move)
+    assert g.state.unit("spears").has(Status.MOVED) and g.state.unit("hero").models[0].at == (30, 12)
+    g.undo()
+    assert not g.state.unit("spears").has(Status.MOVED)
+    g = Game(before)
+    assert g.check(leave) == ruling
