@@ -343,3 +343,31 @@ def test_a_hero_leaves_back_through_his_own_ranks_but_not_through_another_unit_a
     assert not g.state.unit("spears").has(Status.MOVED)
     g = Game(before)
     assert g.check(leave) == ruling
+
+
+# -- 8. the command line and a game's record: the caught charger's Shaken, the odds of a charge out ----------------------
+@pytest.mark.rule(SHAKEN, FLEE, OWN_RATE, DECLARE)
+def test_a_recorded_game_plays_the_caught_chargers_shaken_back_and_the_command_line_states_it(tmp_path: Path) -> None:
+    # Case 1's catch played with a judge's dice and saved with its record (save(record=True)): Game.replay plays it
+    # back to the same state, the Spearmen Shaken, and their shot is refused there as in the game played. `herohammer
+    # rules published.t9a-shaken` states the round 57 reading; `herohammer odds action` on case 2's charge out gives
+    # the count over the two dice on his own Advance 6 (11" away: 6 + a + b >= 11).
+    g = reloading_game(_fled())
+    g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "flee"}, ScriptedDice(CATCH))
+    g.apply({"do": "end_phase"})
+    path = tmp_path / "caught.yaml"
+    g.save(path, record=True)
+    back = Game.replay(path)
+    assert back.state == g.state and "shaken" in _statuses(back, "spears")
+    play_to(back, "shooting", "elves")
+    refused(back, {"do": "shoot", "unit": "spears", "target": "orcs2"}, SHAKEN, "caught a unit that fled")
+    said = json.loads(printed("rules", SHAKEN, "--json"))["result"][0]["decision"]
+    assert "(round 57) a charge that catches a unit that fled" in said and "its shooting attack is refused" in said, said
+    scen = tmp_path / "out.yaml"
+    scen.write_text(yaml.safe_dump(_slow_spears()))
+    charge = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
+    odds = json.loads(printed("odds", "action", str(scen), "--action", json.dumps(charge), "--json", "--quiet"))
+    assert odds["result"]["exact"], odds
+    got = {k.split(": ")[1]: Fraction(v) for k, v in odds["result"]["rows"].items() if k.startswith("charge.outcome")}
+    want = sum((Fraction(1, 36) for a, b in product(D6, D6) if 6 + a + b >= 11), Fraction(0))
+    assert got["charged"] == want == Fraction(30, 36), got
