@@ -281,8 +281,9 @@ class NinthAge(ChargeRules):
 
 
     def end_turn(self, state: GameState) -> Resolution:
-        """End the player turn: Shaken from a failed charge out lasts until now, and so do a Stand and Shoot's
-        once per player turn (published.t9a-stand-and-shoot) and a Flee's (published.t9a-flee-reaction), on either side."""
+        """End the player turn: Shaken from a failed charge out (or a charge that caught a unit that fled) lasts until
+        now, and so do a Stand and Shoot's once per player turn (published.t9a-stand-and-shoot) and a Flee's
+        (published.t9a-flee-reaction), on either side."""
         cleared = tuple(u.with_status(remove=(Status.SHAKEN, Status.STOOD_AND_SHOT, Status.FLED_FROM_CHARGE))
                         for u in state.units)
         return super().end_turn(replace(state, units=cleared))

@@ -38,7 +38,8 @@ from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contac
                         WHEEL_RULE, wheeled)
 from .t9a_stand_and_shoot import (charged_with, COVER, OWN_RATE, stand_and_shoot_at_unit, stand_and_shoot_volley,
                                   stands_and_shoots_unasked, takes_stand_and_shoot, Volley)
-from .t9a_discipline import GENERAL_RULE_ID, MARCH_RULE, shaken_refusal, BATTLE_STANDARD, discipline_test
+from .t9a_discipline import (GENERAL_RULE_ID, MARCH_RULE, shaken_refusal, BATTLE_STANDARD, discipline_test,
+                              SHAKEN_RULE)
 from .t9a_joins import FLY_RULE, JoinRules
 
 if TYPE_CHECKING:
@@ -124,6 +125,12 @@ def _why_busy(state: GameState, unit: Unit) -> str:
 NOT_SHAKEN = ("; not Shaken: the seed's Shaken is a failed charge out's that leaves the character in his unit, the "
               "2022 text's for every failed charger is not followed, and would bar nothing more: this Player Turn it "
               "neither charges, moves, reforms nor shoots again [published.t9a-failed-charge]")
+
+
+#: What a charger that caught a unit that fled is told (round 57; the 2022 text, Shaken: models become Shaken by
+#: "Charging a Fleeing unit", and a Shaken model makes no Shooting Attack, Advance, March or Reform, nor charges).
+CAUGHT_SHAKEN = ("; it is Shaken until the end of the Player Turn for charging a Fleeing unit (it neither charges, "
+                 "moves, reforms nor shoots again this Player Turn)")
 
 
 def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str,
@@ -596,7 +603,7 @@ class ChargeRules(JoinRules):
                                  (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee", *cite), rolls_since(dice, start),
                                  (("outcome", "destroyed" if gone else "fled"),))
 
-    @implements(FLEE_REACTION, "t9a.charge-out.success", WHEEL_RULE)
+    @implements(FLEE_REACTION, "t9a.charge-out.success", WHEEL_RULE, SHAKEN_RULE)
     def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool,
                 fly: bool = False, move: Point | None = None, wheel: float | None = None) -> tuple[GameState, str]:
         """Destroy a fled unit the charge reached; the charger makes its Charge Move into contact where it fled to.
@@ -630,14 +637,15 @@ class ChargeRules(JoinRules):
                 moved = None
         if moved is None:
             stayed = remove_casualties(state, target.id, gone)
-            return stayed.replace_units(*(u.with_status(Status.CHARGED) for u in [
+            return stayed.replace_units(*(u.with_status(Status.CHARGED, Status.SHAKEN) for u in [
                 stayed.unit(unit.id), *charged_with(stayed, unit.id, out)])), (
                 f"stays {'in ' + host.id if out else 'where it stood'}: its Charge Move to where {target.id} fled "
-                "is not clear" + (f" (wheeling {wheel:g} degrees, {swept})" if swept else ""))
-        moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *charged_with(moved, unit.id, out))
+                "is not clear" + (f" (wheeling {wheel:g} degrees, {swept})" if swept else "") + CAUGHT_SHAKEN)
+        moved = moved.replace_units(*(u.with_status(Status.CHARGED, Status.SHAKEN) for u in [
+            moved.unit(unit.id), *charged_with(moved, unit.id, out)]))
         turn = f" after a {wheel:g} degree wheel" if wheel else ""
         return moved, ("moves out of " + host.id + " " if out else "moves ") + \
-            f"{math.hypot(dx, dy):.2f}\"{turn} to where it caught {target.id}"
+            f"{math.hypot(dx, dy):.2f}\"{turn} to where it caught {target.id}{CAUGHT_SHAKEN}"
 
     def _stand_and_shoot(self, given: GameState, target: Unit, charger: Unit, weapon: WeaponChoice, field: str,
                          action: Charge) -> Volley:
@@ -946,6 +954,7 @@ class ChargeRules(JoinRules):
                                          wheel if arc else None)
             if where.startswith("moves") and out:
                 rules.append("t9a.charge-out.success")
+            rules.append(SHAKEN_RULE)  # Shaken for charging a Fleeing unit (CAUGHT_SHAKEN)
             if arc:  # its Charge Move's wheel, made or (its sweep not clear) not
                 rules.append(WHEEL_RULE)
             return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "

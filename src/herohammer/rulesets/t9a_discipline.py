@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..catalogue import implements
+from ..charging import FLEE_REACTION
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError
@@ -24,13 +25,17 @@ SHAKEN_RULE = "published.t9a-shaken"
 GENERAL_RULE_ID = "published.t9a-general"
 
 
-@implements(SHAKEN_RULE, "t9a.charge-out.failure")
-def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool = True) -> Ruling | None:
+@implements(SHAKEN_RULE, "t9a.charge-out.failure", FLEE_REACTION)
+def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool = True,
+                   charge_bars: bool = True) -> Ruling | None:
     """Refuse what a Shaken model may not do (charge, Advance or March move, reform, shoot), or None.
 
     ``whole_unit``: the unit acts with every model in it (a move, a reform, a volley), so one
     Shaken model binds it; otherwise only the named model acts (a character leaving, joining or
-    charging out), Shaken by its own status or its unit's.
+    charging out), Shaken by its own status or its unit's.  ``charge_bars``: a charger is barred
+    this already (a move, a reform, a join, a second charge): a charger Shaken for catching a unit
+    that fled (round 57) is left to that refusal, which says it charged (round 45); only its shot
+    is barred by the Shaken alone.
     """
     if whole_unit:
         shaken = any(u.has(Status.SHAKEN) for u in state.combined(unit.id))
@@ -38,6 +43,13 @@ def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool =
         shaken = Status.SHAKEN in combined_status(state, unit)
     if not shaken:
         return None
+    group = state.combined(unit.id) if whole_unit else [unit]
+    if any(u.has(Status.SHAKEN) and u.has(Status.CHARGED) and not u.has(Status.FAILED_CHARGE) for u in group):
+        if charge_bars:
+            return None
+        return Ruling.forbid(f"{unit.id} is Shaken until the end of the player turn (its charge caught a unit that "
+                             f"fled: charging a Fleeing unit Shakes it): it cannot {cannot}", FLEE_REACTION,
+                             SHAKEN_RULE)
     return Ruling.forbid(f"{unit.id} is Shaken until the end of the player turn (a failed charge out leaves its "
                          f"unit so): it cannot {cannot}", "t9a.charge-out.failure", SHAKEN_RULE)
 

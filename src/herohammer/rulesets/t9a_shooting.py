@@ -30,7 +30,7 @@ from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left
 from .t9a_stand_and_shoot import COVER, cover
-from .t9a_units import current, FAILED_CHARGE
+from .t9a_units import current, FAILED_CHARGE, rallied, RALLY_RULE
 from .t9a_discipline import shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
@@ -104,6 +104,10 @@ class ShootingPhase(Ruleset):
         blind: list[str] = []
         sight = blocks_sight(state.terrain)
         for u in state.combined(host.id):
+            if rallied(u):  # round 57: it said "marched", a rallied character citing t9a.join.moved-separately
+                notes.append(f"{u.id} rallied this turn, and a rallied unit counts as having marched: it does not "
+                             f"shoot [{RALLY_RULE}, {WHO_CAN_SHOOT}]")
+                continue
             if u.has(Status.MARCHED):
                 # a unit that marched does not shoot (WHO_CAN_SHOOT); a character moved apart from his unit neither
                 notes.append(f"{u.id} marched this turn and does not shoot "
@@ -152,7 +156,7 @@ class ShootingPhase(Ruleset):
         return state, [panic] if panic is not None else []
 
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", "t9a.combined.last-survivor",
-                WHO_CAN_SHOOT, SHOOTING_WEAPONS, DISTRIBUTING_HITS)
+                WHO_CAN_SHOOT, SHOOTING_WEAPONS, DISTRIBUTING_HITS, RALLY_RULE)
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
@@ -164,7 +168,7 @@ class ShootingPhase(Ruleset):
         for s, why in _BARRED:
             if unit.has(s):
                 return Ruling.forbid(f"{unit.id} {why} and cannot shoot", WHO_CAN_SHOOT)
-        if shaken := shaken_refusal(state, unit, "make a shooting attack"):
+        if shaken := shaken_refusal(state, unit, "make a shooting attack", charge_bars=False):
             return shaken
         if unit.has(Status.FAILED_CHARGE):  # round 45: until then it shot (the 2022 text, Choose a Unit and a Target)
             return Ruling.forbid(f"{unit.id} made a Failed Charge Move this player turn and cannot shoot", WHO_CAN_SHOOT,
@@ -186,14 +190,16 @@ class ShootingPhase(Ruleset):
                 f"no model has a missile weapon in range [{TO_HIT_SHOOTING}]")
             if any(SHOOTING_WEAPONS in n for n in notes):
                 why += "; " + "; ".join(n for n in notes if SHOOTING_WEAPONS in n)
-            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", WHO_CAN_SHOOT, TO_HIT_SHOOTING,
-                                 SHOOTING_WEAPONS) if r in why]
+            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", RALLY_RULE, WHO_CAN_SHOOT,
+                                 TO_HIT_SHOOTING, SHOOTING_WEAPONS) if r in why]
             return Ruling.forbid(f"{unit.id} has no shot at {target.id}: {why}", *rules)
         rules = [*ruling.rules]
         if state.joined_to(target.id) or target.joined:
             rules.append("t9a.join.part-of-unit")
         if any(COVER in n for n in notes):
             rules.append(COVER)
+        if any(RALLY_RULE in n for n in notes):
+            rules.append(RALLY_RULE)
         if any(WHO_CAN_SHOOT in n for n in notes):
             rules.append(WHO_CAN_SHOOT)
         if any(SHOOTING_WEAPONS in n for n in notes):
@@ -260,6 +266,8 @@ class ShootingPhase(Ruleset):
         if any(COVER in n for n in notes):
             rules.append(COVER)
             parts.append(next(n.split(" [")[0] for n in notes if COVER in n))
+        if any(RALLY_RULE in n for n in notes):
+            rules.append(RALLY_RULE)
         if any(WHO_CAN_SHOOT in n for n in notes):
             rules.append(WHO_CAN_SHOOT)
             parts.extend(n.split(" [")[0] for n in notes if WHO_CAN_SHOOT in n)

@@ -110,7 +110,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     #: The 9th Age's unit statuses (``Ruleset.unread_statuses``): a 40k unit that breaks falls back (falling_back).
     unread_statuses: ClassVar[Mapping[Status, str]] = {
         Status.FLEEING: "The 9th Age's fleeing unit (a 40k unit falls back: falling_back)",
-        Status.SHAKEN: "The 9th Age's Shaken character after a failed charge out",
+        Status.SHAKEN: "The 9th Age's Shaken unit (a failed charge out, a charge that caught a unit that fled)",
         Status.MARCHED: "The 9th Age's March move", Status.HALTED: "The 9th Age's unit stopped by a joining character",
         Status.NO_CHARGE: "The 9th Age's unit barred from charging this turn",
         Status.RALLY_TESTED: "The 9th Age's Rally test taken this turn",

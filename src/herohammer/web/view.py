@@ -24,7 +24,8 @@ STATUS_WORDS: dict[Status, tuple[str, str | None]] = {
     Status.LOCKED: ("locked in close combat", "LOCKED"),
     Status.FLEEING: ("fleeing", "FLEEING"),
     Status.ENGAGED: ("engaged in combat", "ENGAGED"),
-    Status.SHAKEN: ("Shaken until the end of the player turn (a failed charge out)", "SHAKEN"),
+    Status.SHAKEN: ("Shaken until the end of the player turn (a failed charge out, or a charge that caught a unit "
+                    "that fled)", "SHAKEN"),
     Status.MOVED: ("moved this turn", None),
     Status.REGROUPED: ("took its Regroup test this Movement phase: it moves no further", None),
     Status.MARCHED: ("marched this turn", None),
