@@ -15,7 +15,8 @@ import shapely
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from herohammer.geometry import SWEEP_TOLERANCE, Base, Placed, disc_path_overlaps, distance, overlaps, sweep_hits
+from herohammer.geometry import (SWEEP_TOLERANCE, Base, Placed, disc_path_overlaps, distance, overlaps, segment_distance,
+                                segments_within, sweep_hits)
 
 near = st.floats(min_value=-4, max_value=4, allow_nan=False, allow_infinity=False)
 points = st.tuples(near, near)
@@ -260,3 +261,14 @@ def test_crossed_rectangles_with_no_corner_inside_the_other_meet() -> None:
     assert distance(long_way, across) == 0.0
     assert distance(long_way, Placed(across.base, (0.0, 1.0), 90.0)) == 0.0  # still crossed, off centre
     assert distance(long_way, Placed(across.base, (0.0, 3.0), 90.0)) == pytest.approx(3.0 - 50 / 25.4 - 5 / 25.4)
+
+
+@given(points, points, points, points, st.floats(min_value=0.0, max_value=2.0))
+def test_segments_within_a_tolerance_is_their_distance_within_it(a: tuple[float, float], b: tuple[float, float],
+                                                                 p: tuple[float, float], q: tuple[float, float],
+                                                                 tol: float) -> None:
+    """``segments_within`` (a charging front on its Target Facing) stops measuring at the first end within: the same
+    answer as measuring the whole distance, crossing segments included."""
+    assert segments_within(a, b, p, q, tol) == (segment_distance(a, b, p, q) <= tol)
+    assert segments_within(a, b, p, q, tol) == (shapely.LineString([a, b]).distance(shapely.LineString([p, q]))
+                                                <= tol + 1e-9) or abs(segment_distance(a, b, p, q) - tol) < 1e-9

@@ -682,7 +682,7 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
     """
     if not group or any(p.base.round for p in group):
         return None
-    axes = _axes(group[0])
+    axes = base_axes(group[0])
     (ux, uy), (vx, vy) = axes
     out = []
     for p in group:
@@ -690,7 +690,7 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
         if known is not None and known[0] == axes:
             out.append(known[1])
             continue
-        (wx, wy), _ = _axes(p)
+        (wx, wy), _ = base_axes(p)
         turn = ux * wx + uy * wy  # cos of the angle between the two width directions
         half_w, half_d = p.base.width_mm / MM_PER_INCH / 2.0, p.base.depth_mm / MM_PER_INCH / 2.0
         if abs(turn) <= 1e-12:
@@ -859,7 +859,7 @@ def _half_sides(p: Placed, shrink: float) -> tuple[float, float]:
     return half_w - shrink, half_d - shrink
 
 
-def _axes(p: Placed) -> tuple[Point, Point]:
+def base_axes(p: Placed) -> tuple[Point, Point]:
     """Return a rectangular base's width and depth directions (unit vectors), turned by its facing (kept on the base)."""
     known: tuple[Point, Point] | None = p.__dict__.get("_axes")
     if known is None:
@@ -874,7 +874,7 @@ def _point_to_rectangle(point: Point, rect: Placed, shrink: float) -> float:
 
     The point is turned into the base's own frame, where the rectangle is a box about the origin.
     """
-    (wx, wy), (dx_, dy_) = _axes(rect)
+    (wx, wy), (dx_, dy_) = base_axes(rect)
     dx, dy = point[0] - rect.at[0], point[1] - rect.at[1]
     half_w, half_d = _half_sides(rect, shrink)
     out_w = abs(dx * wx + dy * wy) - half_w
@@ -912,6 +912,41 @@ def _path_in_box(ax: float, ay: float, vx: float, vy: float, half_x: float, half
     return (low, high) if low < high else None
 
 
+def rectangles_contact(mover: Placed, way: Point, other: Placed) -> float | None:
+    """Return how far a rectangular base moving along the unit vector ``way`` goes before it first touches another
+    rectangle, each turned as it may be; ``math.inf`` when it passes clear, None when either is round or they touch
+    already (``swept_contact`` then works the corners and sides out).
+
+    Two convex shapes moving straight first touch when the last of their separating axes closes (the separating axis
+    theorem, swept): a rectangle's axes are its two side normals, so four slabs, where corners against sides take 32
+    ray tests.  ``parallel_contact`` is the case of sides turned alike (two slabs).
+    """
+    if mover.base.round or other.base.round:
+        return None
+    (ux, uy), (vx, vy) = base_axes(mover)
+    (px, py), (qx, qy) = base_axes(other)
+    mover_w, mover_d = mover.base.half_sides
+    other_w, other_d = other.base.half_sides
+    dx, dy = other.at[0] - mover.at[0], other.at[1] - mover.at[1]
+    low, high = -math.inf, math.inf
+    for nx, ny in ((ux, uy), (vx, vy), (px, py), (qx, qy)):
+        offset = dx * nx + dy * ny
+        half = (mover_w * abs(ux * nx + uy * ny) + mover_d * abs(vx * nx + vy * ny)
+                + other_w * abs(px * nx + py * ny) + other_d * abs(qx * nx + qy * ny))  # both shadows on the axis
+        step = way[0] * nx + way[1] * ny
+        if abs(step) < 1e-12:  # no move along this axis: overlapping on it throughout, or never
+            if abs(offset) > half:
+                return math.inf
+            continue
+        t1, t2 = (offset - half) / step, (offset + half) / step
+        if t1 > t2:
+            t1, t2 = t2, t1
+        low, high = max(low, t1), min(high, t2)
+    if low > high or high < 0.0:
+        return math.inf
+    return low if low > 0.0 else None
+
+
 def parallel_contact(mover: Placed, way: Point, other: Placed) -> float | None:
     """Return how far a rectangular base moving along the unit vector ``way`` goes before it first touches a rectangle
     whose sides are parallel to its own (facings equal up to quarter turns), ``math.inf`` when it passes clear; None
@@ -922,8 +957,8 @@ def parallel_contact(mover: Placed, way: Point, other: Placed) -> float | None:
     """
     if mover.base.round or other.base.round:
         return None
-    (ux, uy), (vx, vy) = _axes(mover)
-    (wx, wy), _ = _axes(other)
+    (ux, uy), (vx, vy) = base_axes(mover)
+    (wx, wy), _ = base_axes(other)
     turn = ux * wx + uy * wy
     other_w, other_d = other.base.half_sides
     if abs(turn) <= 1e-12:
@@ -958,7 +993,7 @@ def disc_path_overlaps(start: Point, step: Point, radius: float, other: Placed) 
     if other.base.round:
         return _disc_path_in_disc(start[0] - other.at[0], start[1] - other.at[1], step[0], step[1],
                                   radius + other.base.radius_inches)
-    (wx, wy), (dx, dy) = _axes(other)
+    (wx, wy), (dx, dy) = base_axes(other)
     fx, fy = start[0] - other.at[0], start[1] - other.at[1]
     ax, ay = fx * wx + fy * wy, fx * dx + fy * dy  # the path in the base's frame
     vx, vy = step[0] * wx + step[1] * wy, step[0] * dx + step[1] * dy
@@ -979,7 +1014,7 @@ def _rectangles_overlap(a: Placed, b: Placed, shrink: float, slack: float = EPSI
     Separating axes: two rectangles are apart exactly when, along one of their four side
     directions, their shadows do not overlap.  ``slack`` of shadow overlap counts as touching.
     """
-    (aw, ad), (bw, bd) = _axes(a), _axes(b)
+    (aw, ad), (bw, bd) = base_axes(a), base_axes(b)
     (wa, da), (wb, db) = _half_sides(a, shrink), _half_sides(b, shrink)
     cx, cy = b.at[0] - a.at[0], b.at[1] - a.at[1]
     for ux, uy in (aw, ad, bw, bd):  # each shadow's half length: half width and half depth projected, added
@@ -1330,6 +1365,16 @@ def segment_distance(a: Point, b: Point, p: Point, q: Point) -> float:
         return 0.0
     return min(segment_point_distance(p, q, a), segment_point_distance(p, q, b),
                segment_point_distance(a, b, p), segment_point_distance(a, b, q))
+
+
+def segments_within(a: Point, b: Point, p: Point, q: Point, tol: float) -> bool:
+    """Say whether the segments a-b and p-q are within ``tol`` of each other: ``segment_distance(a, b, p, q) <= tol``,
+    its four end-to-segment distances measured only until one is within (a front that reached its facing lies on it)."""
+    if segment_point_distance(p, q, a) <= tol or segment_point_distance(p, q, b) <= tol \
+            or segment_point_distance(a, b, p) <= tol or segment_point_distance(a, b, q) <= tol:
+        return True
+    d1, d2, d3, d4 = _cross(p, q, a), _cross(p, q, b), _cross(a, b, p), _cross(a, b, q)
+    return bool(((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4))) and 0.0 <= tol
 
 
 def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point], within: float = -math.inf) -> float:
