@@ -272,3 +272,15 @@ def test_segments_within_a_tolerance_is_their_distance_within_it(a: tuple[float,
     assert segments_within(a, b, p, q, tol) == (segment_distance(a, b, p, q) <= tol)
     assert segments_within(a, b, p, q, tol) == (shapely.LineString([a, b]).distance(shapely.LineString([p, q]))
                                                 <= tol + 1e-9) or abs(segment_distance(a, b, p, q) - tol) < 1e-9
+
+
+def test_a_path_straight_along_an_axis_meets_a_square_through_it_or_beside_it() -> None:
+    """A move along a base's own axis (a step of 0 across: the clipping's parallel sides) through the base, then
+    beside it 0.02" off: met through, and beside only by a swept disc reaching further than 0.02"."""
+    square = Placed(Base.parse([20, 20]), (0.0, 5.0))
+    half = 10 / 25.4
+    assert sweep_hits((0.0, 0.0), (0.0, 10.0), 0.3, square)
+    beside = half + 0.02 + 0.3  # the swept disc's edge 0.02" from the square's side
+    assert not sweep_hits((beside, 0.0), (beside, 10.0), 0.3, square)
+    assert sweep_hits((beside, 0.0), (beside, 10.0), 0.33, square)
+    assert not sweep_hits((0.0, 0.0), (0.0, 5.0 - half - 0.3 - 0.02), 0.3, square)  # stops short of it

@@ -1377,27 +1377,37 @@ def segments_within(a: Point, b: Point, p: Point, q: Point, tol: float) -> bool:
     return bool(((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4))) and 0.0 <= tol
 
 
-def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point], within: float = -math.inf) -> float:
-    """Measure from the segment a-b to a convex polygon (corners counter-clockwise); 0 when they meet.
-
-    Once a side is found no further than ``within``, that side's distance is returned at once
-    (the caller asks only "within?").  A side crossed, or touched (one of its four end-to-segment
-    distances 0), gives 0; those four distances are measured once per side.
-    """
-    edges = list(zip(corners, [*corners[1:], corners[0]]))
-    if all(_cross(p, q, a) >= 0.0 for p, q in edges):
-        return 0.0  # a lies inside (or on) the polygon
-    best = math.inf
-    for p, q in edges:
-        d1, d2, d3, d4 = _cross(p, q, a), _cross(p, q, b), _cross(a, b, p), _cross(a, b, q)
-        if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
-            return 0.0  # the segments cross
-        near = min(segment_point_distance(p, q, a), segment_point_distance(p, q, b),
-                   segment_point_distance(a, b, p), segment_point_distance(a, b, q))
-        if near == 0.0 or near <= within:
-            return near  # touching (0), or near enough for the caller
-        best = min(best, near)
-    return best
+def _segment_meets_rectangle(a: Point, b: Point, rect: Placed, within: float) -> bool:
+    """Say whether the segment a-b comes within ``within`` of a rectangular base, in the base's own frame: an end near
+    the box, the segment through it (clipped by its four sides, Liang-Barsky), or a corner near the segment.  Apart,
+    a segment and a convex polygon are nearest at an end of one or a corner of the other; in the box's frame each
+    costs a subtraction or two where each side of a polygon would cost four distances."""
+    (ux, uy), (vx, vy) = base_axes(rect)
+    half_w, half_d = rect.base.half_sides
+    cx, cy = rect.at
+    ax, ay = (a[0] - cx) * ux + (a[1] - cy) * uy, (a[0] - cx) * vx + (a[1] - cy) * vy
+    bx, by = (b[0] - cx) * ux + (b[1] - cy) * uy, (b[0] - cx) * vx + (b[1] - cy) * vy
+    for x, y in ((ax, ay), (bx, by)):
+        if math.hypot(max(abs(x) - half_w, 0.0), max(abs(y) - half_d, 0.0)) <= within:
+            return True  # an end within reach of the box (or inside it)
+    dx, dy = bx - ax, by - ay
+    low, high = 0.0, 1.0
+    for step, room in ((-dx, ax + half_w), (dx, half_w - ax), (-dy, ay + half_d), (dy, half_d - ay)):
+        if step == 0.0:
+            if room < 0.0:
+                break  # parallel to this side and outside it: the segment misses the box
+            continue
+        r = room / step
+        if step < 0.0:
+            low = max(low, r)
+        else:
+            high = min(high, r)
+        if low > high:
+            break
+    else:
+        return True  # the segment passes through the box
+    return any(segment_point_distance((ax, ay), (bx, by), corner) <= within
+               for corner in ((half_w, half_d), (-half_w, half_d), (-half_w, -half_d), (half_w, -half_d)))
 
 
 def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
@@ -1414,7 +1424,7 @@ def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
         return segment_point_distance(start, to, other.at) <= radius + other.base.radius_inches
     if segment_point_distance(start, to, other.at) > radius + other.base.reach_inches:
         return False
-    return _segment_polygon_distance(start, to, other.corners, radius) <= radius
+    return _segment_meets_rectangle(start, to, other, radius)
 
 
 def first_swept_hit(paths: Sequence[tuple[Placed, Point, float]], others: Sequence[Placed],
