@@ -15,7 +15,8 @@ import shapely
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from herohammer.geometry import SWEEP_TOLERANCE, Base, Placed, disc_path_overlaps, distance, overlaps, sweep_hits
+from herohammer.geometry import (SWEEP_TOLERANCE, Base, Placed, disc_path_overlaps, distance, overlaps, segment_distance,
+                                segments_within, sweep_hits)
 
 near = st.floats(min_value=-4, max_value=4, allow_nan=False, allow_infinity=False)
 points = st.tuples(near, near)
@@ -260,3 +261,26 @@ def test_crossed_rectangles_with_no_corner_inside_the_other_meet() -> None:
     assert distance(long_way, across) == 0.0
     assert distance(long_way, Placed(across.base, (0.0, 1.0), 90.0)) == 0.0  # still crossed, off centre
     assert distance(long_way, Placed(across.base, (0.0, 3.0), 90.0)) == pytest.approx(3.0 - 50 / 25.4 - 5 / 25.4)
+
+
+@given(points, points, points, points, st.floats(min_value=0.0, max_value=2.0))
+def test_segments_within_a_tolerance_is_their_distance_within_it(a: tuple[float, float], b: tuple[float, float],
+                                                                 p: tuple[float, float], q: tuple[float, float],
+                                                                 tol: float) -> None:
+    """``segments_within`` (a charging front on its Target Facing) stops measuring at the first end within: the same
+    answer as measuring the whole distance, crossing segments included."""
+    assert segments_within(a, b, p, q, tol) == (segment_distance(a, b, p, q) <= tol)
+    assert segments_within(a, b, p, q, tol) == (shapely.LineString([a, b]).distance(shapely.LineString([p, q]))
+                                                <= tol + 1e-9) or abs(segment_distance(a, b, p, q) - tol) < 1e-9
+
+
+def test_a_path_straight_along_an_axis_meets_a_square_through_it_or_beside_it() -> None:
+    """A move along a base's own axis (a step of 0 across: the clipping's parallel sides) through the base, then
+    beside it 0.02" off: met through, and beside only by a swept disc reaching further than 0.02"."""
+    square = Placed(Base.parse([20, 20]), (0.0, 5.0))
+    half = 10 / 25.4
+    assert sweep_hits((0.0, 0.0), (0.0, 10.0), 0.3, square)
+    beside = half + 0.02 + 0.3  # the swept disc's edge 0.02" from the square's side
+    assert not sweep_hits((beside, 0.0), (beside, 10.0), 0.3, square)
+    assert sweep_hits((beside, 0.0), (beside, 10.0), 0.33, square)
+    assert not sweep_hits((0.0, 0.0), (0.0, 5.0 - half - 0.3 - 0.02), 0.3, square)  # stops short of it

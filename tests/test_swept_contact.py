@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _t9a import melee_scenario
-from herohammer.geometry import Base, parallel_contact, Placed, distance
+from herohammer.geometry import Base, parallel_contact, Placed, distance, rectangles_contact
 from herohammer.rulesets.t9a_melee import _pursuit_reach, _pivoted
 from herohammer.rulesets.t9a_combat import members
 from herohammer.scenario import state_from_data
@@ -152,6 +152,72 @@ def test_rectangles_turned_alike_meet_where_their_corners_and_sides_do(mine: Bas
     assert t == pytest.approx(expected, abs=1e-9)
     assert distance(_moved(mover, way, t - 1e-6), other) > 0.0
     assert distance(_moved(mover, way, t), other) == pytest.approx(0.0, abs=1e-9)
+
+
+@settings(max_examples=400, deadline=None)
+@given(rectangles, rectangles, coordinate, coordinate, angle, angle, angle)
+def test_rectangles_turned_any_way_meet_where_their_corners_and_sides_do(mine: Base, theirs: Base, x: float, y: float,
+                                                                         facing: float, other_facing: float,
+                                                                         heading: float) -> None:
+    """The four slabs of ``rectangles_contact`` (a wheeled formation charging one it does not face) find the touch
+    every corner's ray against every side finds, and measuring agrees: apart just before, touching there."""
+    mover = Placed(mine, (0.0, 0.0), facing)
+    other = Placed(theirs, (x, y + 8.0), other_facing)
+    if distance(mover, other) <= 1e-6:
+        return
+    way = _way(heading)
+    t = rectangles_contact(mover, way, other)
+    assert t is not None
+    assert first_contact(mover, way, other, 0.0) == pytest.approx(t, abs=1e-12)
+    expected = _corners_and_sides(mover, way, other)
+    if expected == NEVER:
+        assert t == NEVER
+        return
+    assert t == pytest.approx(expected, abs=1e-9)
+    assert distance(_moved(mover, way, t - 1e-6), other) > 0.0
+    assert distance(_moved(mover, way, t), other) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_four_slabs_leave_a_disc_and_a_touch_to_the_corners() -> None:
+    mover = Placed(SQUARE_20, (0.0, 0.0))
+    assert rectangles_contact(mover, (0.0, 1.0), Placed(ROUND_32, (0.0, 5.0))) is None  # a disc
+    assert rectangles_contact(mover, (0.0, 1.0), Placed(SQUARE_20, (0.0, 20 / 25.4), 30.0)) is None  # overlapping
+    half_diagonal = 20 / 25.4 / math.sqrt(2.0)  # a square turned 45 degrees meets a face with its corner
+    assert rectangles_contact(mover, (0.0, 1.0), Placed(SQUARE_20, (0.0, 5.0), 45.0)) == \
+        pytest.approx(5.0 - 10 / 25.4 - half_diagonal, abs=1e-12)
+    assert rectangles_contact(mover, (1.0, 0.0), Placed(SQUARE_20, (0.0, 5.0), 30.0)) == NEVER  # passes beside
+
+
+formation_offsets = st.lists(st.tuples(st.integers(-4, 4), st.integers(0, 2)), min_size=1, max_size=8, unique=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rectangles, rectangles, formation_offsets, formation_offsets, coordinate, coordinate,
+       st.sampled_from([0.0, 90.0, 180.0, 270.0, 41.0]), st.integers(0, 3), st.floats(-60.0, 60.0))
+def test_a_formation_meets_another_where_its_nearest_pair_does(mine: Base, theirs: Base, my_slots: list,
+                                                               their_slots: list, x: float, y: float, facing: float,
+                                                               quarters: int, heading: float) -> None:
+    """Two blocks of rectangles turned alike (the slabs read once for the group, ``swept_contact._aligned``) first
+    touch where the nearest of their pairs does, to the same arithmetic as pair by pair: the same distance, and the
+    base named is one that touches there."""
+    turn = math.radians(facing)
+    ux, uy, vx, vy = math.cos(turn), math.sin(turn), -math.sin(turn), math.cos(turn)
+    w, d = mine.width_mm / 25.4, mine.depth_mm / 25.4
+    movers = [Placed(mine, (f * w * ux + r * d * vx, f * w * uy + r * d * vy), facing) for f, r in my_slots]
+    width = max(theirs.width_mm, theirs.depth_mm) / 25.4
+    other_facing = (facing + 90.0 * quarters) % 360.0
+    others = [(Placed(theirs, (x + f * width * ux + r * width * vx, y + 8.0 + f * width * uy + r * width * vy),
+                      other_facing), 0.0) for f, r in their_slots]
+    if any(distance(m, o) <= 1e-6 for m in movers for o, _ in others):
+        return
+    way = _way(90.0 + facing + heading)
+    found, met = group_first_contact(movers, way, others)
+    pairs = [first_contact(m, way, o, 0.0) for m in movers for o, _ in others]
+    assert found == min(pairs)
+    if found == NEVER:
+        assert met == -1
+    else:
+        assert min(first_contact(m, way, others[met][0], 0.0) for m in movers) == found
 
 
 def test_rectangles_not_turned_alike_or_touching_are_left_to_the_corners() -> None:

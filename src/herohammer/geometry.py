@@ -682,7 +682,7 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
     """
     if not group or any(p.base.round for p in group):
         return None
-    axes = _axes(group[0])
+    axes = base_axes(group[0])
     (ux, uy), (vx, vy) = axes
     out = []
     for p in group:
@@ -690,7 +690,7 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
         if known is not None and known[0] == axes:
             out.append(known[1])
             continue
-        (wx, wy), _ = _axes(p)
+        (wx, wy), _ = base_axes(p)
         turn = ux * wx + uy * wy  # cos of the angle between the two width directions
         half_w, half_d = p.base.width_mm / MM_PER_INCH / 2.0, p.base.depth_mm / MM_PER_INCH / 2.0
         if abs(turn) <= 1e-12:
@@ -859,7 +859,7 @@ def _half_sides(p: Placed, shrink: float) -> tuple[float, float]:
     return half_w - shrink, half_d - shrink
 
 
-def _axes(p: Placed) -> tuple[Point, Point]:
+def base_axes(p: Placed) -> tuple[Point, Point]:
     """Return a rectangular base's width and depth directions (unit vectors), turned by its facing (kept on the base)."""
     known: tuple[Point, Point] | None = p.__dict__.get("_axes")
     if known is None:
@@ -874,7 +874,7 @@ def _point_to_rectangle(point: Point, rect: Placed, shrink: float) -> float:
 
     The point is turned into the base's own frame, where the rectangle is a box about the origin.
     """
-    (wx, wy), (dx_, dy_) = _axes(rect)
+    (wx, wy), (dx_, dy_) = base_axes(rect)
     dx, dy = point[0] - rect.at[0], point[1] - rect.at[1]
     half_w, half_d = _half_sides(rect, shrink)
     out_w = abs(dx * wx + dy * wy) - half_w
@@ -912,6 +912,41 @@ def _path_in_box(ax: float, ay: float, vx: float, vy: float, half_x: float, half
     return (low, high) if low < high else None
 
 
+def rectangles_contact(mover: Placed, way: Point, other: Placed) -> float | None:
+    """Return how far a rectangular base moving along the unit vector ``way`` goes before it first touches another
+    rectangle, each turned as it may be; ``math.inf`` when it passes clear, None when either is round or they touch
+    already (``swept_contact`` then works the corners and sides out).
+
+    Two convex shapes moving straight first touch when the last of their separating axes closes (the separating axis
+    theorem, swept): a rectangle's axes are its two side normals, so four slabs, where corners against sides take 32
+    ray tests.  ``parallel_contact`` is the case of sides turned alike (two slabs).
+    """
+    if mover.base.round or other.base.round:
+        return None
+    (ux, uy), (vx, vy) = base_axes(mover)
+    (px, py), (qx, qy) = base_axes(other)
+    mover_w, mover_d = mover.base.half_sides
+    other_w, other_d = other.base.half_sides
+    dx, dy = other.at[0] - mover.at[0], other.at[1] - mover.at[1]
+    low, high = -math.inf, math.inf
+    for nx, ny in ((ux, uy), (vx, vy), (px, py), (qx, qy)):
+        offset = dx * nx + dy * ny
+        half = (mover_w * abs(ux * nx + uy * ny) + mover_d * abs(vx * nx + vy * ny)
+                + other_w * abs(px * nx + py * ny) + other_d * abs(qx * nx + qy * ny))  # both shadows on the axis
+        step = way[0] * nx + way[1] * ny
+        if abs(step) < 1e-12:  # no move along this axis: overlapping on it throughout, or never
+            if abs(offset) > half:
+                return math.inf
+            continue
+        t1, t2 = (offset - half) / step, (offset + half) / step
+        if t1 > t2:
+            t1, t2 = t2, t1
+        low, high = max(low, t1), min(high, t2)
+    if low > high or high < 0.0:
+        return math.inf
+    return low if low > 0.0 else None
+
+
 def parallel_contact(mover: Placed, way: Point, other: Placed) -> float | None:
     """Return how far a rectangular base moving along the unit vector ``way`` goes before it first touches a rectangle
     whose sides are parallel to its own (facings equal up to quarter turns), ``math.inf`` when it passes clear; None
@@ -922,8 +957,8 @@ def parallel_contact(mover: Placed, way: Point, other: Placed) -> float | None:
     """
     if mover.base.round or other.base.round:
         return None
-    (ux, uy), (vx, vy) = _axes(mover)
-    (wx, wy), _ = _axes(other)
+    (ux, uy), (vx, vy) = base_axes(mover)
+    (wx, wy), _ = base_axes(other)
     turn = ux * wx + uy * wy
     other_w, other_d = other.base.half_sides
     if abs(turn) <= 1e-12:
@@ -958,7 +993,7 @@ def disc_path_overlaps(start: Point, step: Point, radius: float, other: Placed) 
     if other.base.round:
         return _disc_path_in_disc(start[0] - other.at[0], start[1] - other.at[1], step[0], step[1],
                                   radius + other.base.radius_inches)
-    (wx, wy), (dx, dy) = _axes(other)
+    (wx, wy), (dx, dy) = base_axes(other)
     fx, fy = start[0] - other.at[0], start[1] - other.at[1]
     ax, ay = fx * wx + fy * wy, fx * dx + fy * dy  # the path in the base's frame
     vx, vy = step[0] * wx + step[1] * wy, step[0] * dx + step[1] * dy
@@ -979,7 +1014,7 @@ def _rectangles_overlap(a: Placed, b: Placed, shrink: float, slack: float = EPSI
     Separating axes: two rectangles are apart exactly when, along one of their four side
     directions, their shadows do not overlap.  ``slack`` of shadow overlap counts as touching.
     """
-    (aw, ad), (bw, bd) = _axes(a), _axes(b)
+    (aw, ad), (bw, bd) = base_axes(a), base_axes(b)
     (wa, da), (wb, db) = _half_sides(a, shrink), _half_sides(b, shrink)
     cx, cy = b.at[0] - a.at[0], b.at[1] - a.at[1]
     for ux, uy in (aw, ad, bw, bd):  # each shadow's half length: half width and half depth projected, added
@@ -1332,27 +1367,47 @@ def segment_distance(a: Point, b: Point, p: Point, q: Point) -> float:
                segment_point_distance(a, b, p), segment_point_distance(a, b, q))
 
 
-def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point], within: float = -math.inf) -> float:
-    """Measure from the segment a-b to a convex polygon (corners counter-clockwise); 0 when they meet.
+def segments_within(a: Point, b: Point, p: Point, q: Point, tol: float) -> bool:
+    """Say whether the segments a-b and p-q are within ``tol`` of each other: ``segment_distance(a, b, p, q) <= tol``,
+    its four end-to-segment distances measured only until one is within (a front that reached its facing lies on it)."""
+    if segment_point_distance(p, q, a) <= tol or segment_point_distance(p, q, b) <= tol \
+            or segment_point_distance(a, b, p) <= tol or segment_point_distance(a, b, q) <= tol:
+        return True
+    d1, d2, d3, d4 = _cross(p, q, a), _cross(p, q, b), _cross(a, b, p), _cross(a, b, q)
+    return bool(((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4))) and 0.0 <= tol
 
-    Once a side is found no further than ``within``, that side's distance is returned at once
-    (the caller asks only "within?").  A side crossed, or touched (one of its four end-to-segment
-    distances 0), gives 0; those four distances are measured once per side.
-    """
-    edges = list(zip(corners, [*corners[1:], corners[0]]))
-    if all(_cross(p, q, a) >= 0.0 for p, q in edges):
-        return 0.0  # a lies inside (or on) the polygon
-    best = math.inf
-    for p, q in edges:
-        d1, d2, d3, d4 = _cross(p, q, a), _cross(p, q, b), _cross(a, b, p), _cross(a, b, q)
-        if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
-            return 0.0  # the segments cross
-        near = min(segment_point_distance(p, q, a), segment_point_distance(p, q, b),
-                   segment_point_distance(a, b, p), segment_point_distance(a, b, q))
-        if near == 0.0 or near <= within:
-            return near  # touching (0), or near enough for the caller
-        best = min(best, near)
-    return best
+
+def _segment_meets_rectangle(a: Point, b: Point, rect: Placed, within: float) -> bool:
+    """Say whether the segment a-b comes within ``within`` of a rectangular base, in the base's own frame: an end near
+    the box, the segment through it (clipped by its four sides, Liang-Barsky), or a corner near the segment.  Apart,
+    a segment and a convex polygon are nearest at an end of one or a corner of the other; in the box's frame each
+    costs a subtraction or two where each side of a polygon would cost four distances."""
+    (ux, uy), (vx, vy) = base_axes(rect)
+    half_w, half_d = rect.base.half_sides
+    cx, cy = rect.at
+    ax, ay = (a[0] - cx) * ux + (a[1] - cy) * uy, (a[0] - cx) * vx + (a[1] - cy) * vy
+    bx, by = (b[0] - cx) * ux + (b[1] - cy) * uy, (b[0] - cx) * vx + (b[1] - cy) * vy
+    for x, y in ((ax, ay), (bx, by)):
+        if math.hypot(max(abs(x) - half_w, 0.0), max(abs(y) - half_d, 0.0)) <= within:
+            return True  # an end within reach of the box (or inside it)
+    dx, dy = bx - ax, by - ay
+    low, high = 0.0, 1.0
+    for step, room in ((-dx, ax + half_w), (dx, half_w - ax), (-dy, ay + half_d), (dy, half_d - ay)):
+        if step == 0.0:
+            if room < 0.0:
+                break  # parallel to this side and outside it: the segment misses the box
+            continue
+        r = room / step
+        if step < 0.0:
+            low = max(low, r)
+        else:
+            high = min(high, r)
+        if low > high:
+            break
+    else:
+        return True  # the segment passes through the box
+    return any(segment_point_distance((ax, ay), (bx, by), corner) <= within
+               for corner in ((half_w, half_d), (-half_w, half_d), (-half_w, -half_d), (half_w, -half_d)))
 
 
 def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
@@ -1369,7 +1424,7 @@ def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
         return segment_point_distance(start, to, other.at) <= radius + other.base.radius_inches
     if segment_point_distance(start, to, other.at) > radius + other.base.reach_inches:
         return False
-    return _segment_polygon_distance(start, to, other.corners, radius) <= radius
+    return _segment_meets_rectangle(start, to, other, radius)
 
 
 def first_swept_hit(paths: Sequence[tuple[Placed, Point, float]], others: Sequence[Placed],

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .geometry import parallel_contact, Placed, Point, distance
+from .geometry import base_axes, parallel_contact, Placed, Point, distance, rectangles_contact
 
 #: What "never" reads as: no contact along the whole ray.
 NEVER = math.inf
@@ -91,8 +91,12 @@ def _contact_within_circles(mover: Placed, way: Point, other: Placed, gap: float
     """``first_contact`` of a pair whose bounding circles (``bound`` apart) meet before ``limit``."""
     if gap > 0.0 and math.dist(mover.at, other.at) < bound and distance(mover, other) < gap:
         return 0.0  # (no base is nearer than 0: with no gap, never; a charge's first contact asks often)
-    if gap == 0.0 and (parallel := parallel_contact(mover, way, other)) is not None:
-        return parallel if parallel < limit else NEVER  # two rectangles turned alike: two slabs
+    if gap == 0.0 and not mover.base.round and not other.base.round:  # two rectangles: slabs, two or four
+        found = parallel_contact(mover, way, other)
+        if found is None:  # turned apart, or touching already (then the corners and sides below say how)
+            found = rectangles_contact(mover, way, other)
+        if found is not None:
+            return found if found < limit else NEVER
     mine, r_mine = _shape(mover)
     theirs, r_theirs = _shape(other)
     reach = r_mine + r_theirs + gap
@@ -125,11 +129,15 @@ def group_first_contact(movers: Sequence[Placed], way: Point, others: Sequence[t
     meetings = []
     wx, wy = way
     sqrt = math.sqrt
-    reaches = [(other.at, other.base.reach_inches, gap) for other, gap in others]
+    nx, ny = -wy, wx  # across the way: a pair whose centres stand further apart across it than their reaches passes
+    reaches = [(other.at, other.base.reach_inches, gap, other.at[0] * nx + other.at[1] * ny) for other, gap in others]
     for mover in movers:
         (mx, my), reach = mover.at, mover.base.reach_inches
-        for k, ((ox, oy), other_reach, gap) in enumerate(reaches):  # ``_ray_circle`` of the pair, inlined: each asks
+        across = mx * nx + my * ny
+        for k, ((ox, oy), other_reach, gap, other_across) in enumerate(reaches):  # ``_ray_circle`` of the pair, inlined
             bound = reach + other_reach + gap
+            if abs(other_across - across) > bound + 1e-9:
+                continue  # side by side, far beyond rounding (the test below, in fewer steps)
             dx, dy = ox - mx, oy - my
             along = dx * wx + dy * wy
             across2 = dx * dx + dy * dy - along * along
@@ -143,17 +151,67 @@ def group_first_contact(movers: Sequence[Placed], way: Point, others: Sequence[t
                 meetings.append((t, k, mover))
     meetings.sort(key=_first)
     best, met = limit, -1
+    slabs = _aligned(movers, way, others) if len(meetings) > 1 else None
     for t, k, mover in meetings:
         if t >= best:
             break
         other, gap = others[k]
-        found = _contact_within_circles(mover, way, other, gap, mover.base.reach_inches + other.base.reach_inches + gap,
-                                        best)
+        found = _slab_contact(slabs, mover, other, k) if slabs is not None else None
+        if found is None:
+            found = _contact_within_circles(mover, way, other, gap,
+                                            mover.base.reach_inches + other.base.reach_inches + gap, best)
         if found < best:
             best, met = found, k
             if best == 0.0:
                 break
     return best, met
+
+
+#: What ``_aligned`` reads once for a group: the movers' axes, the way's steps along them, each other's half sides
+#: along them.
+_Slabs = tuple[float, float, float, float, float, float, list[tuple[float, float]]]
+
+
+def _aligned(movers: Sequence[Placed], way: Point, others: Sequence[tuple[Placed, float]]) -> _Slabs | None:
+    """Read once what ``parallel_contact`` reads for every pair, when every pair is two rectangles turned alike (up to
+    quarter turns) with no gap between (a formation charging another it faces): else None."""
+    first = movers[0]
+    if first.base.round or any(gap != 0.0 or other.base.round for other, gap in others) \
+            or any(m.facing_deg != first.facing_deg or m.base.round for m in movers):
+        return None
+    (ux, uy), (vx, vy) = base_axes(first)
+    halves = []
+    for other, _ in others:
+        (wx, wy), _ = base_axes(other)
+        other_w, other_d = other.base.half_sides
+        if abs(ux * wx + uy * wy) <= 1e-12:
+            other_w, other_d = other_d, other_w  # a quarter turn: its depth runs along the mover's width
+        elif abs(ux * wy - uy * wx) > 1e-12:
+            return None
+        halves.append((other_w, other_d))
+    return ux, uy, vx, vy, way[0] * ux + way[1] * uy, way[0] * vx + way[1] * vy, halves
+
+
+def _slab_contact(slabs: _Slabs, mover: Placed, other: Placed, k: int) -> float | None:
+    """``parallel_contact`` of a pair ``_aligned`` read, to the same arithmetic (``NEVER`` when it passes clear; None
+    when the two touch already)."""
+    ux, uy, vx, vy, step_u, step_v, halves = slabs
+    other_w, other_d = halves[k]
+    half_w, half_d = mover.base.half_sides
+    dx, dy = other.at[0] - mover.at[0], other.at[1] - mover.at[1]
+    low, high = -NEVER, NEVER
+    for offset, step, half in ((dx * ux + dy * uy, step_u, half_w + other_w), (dx * vx + dy * vy, step_v, half_d + other_d)):
+        if abs(step) < 1e-12:  # no move along this axis: touching on it throughout, or never
+            if abs(offset) > half:
+                return NEVER
+            continue
+        t1, t2 = (offset - half) / step, (offset + half) / step
+        if t1 > t2:
+            t1, t2 = t2, t1
+        low, high = max(low, t1), min(high, t2)
+    if low > high or high < 0.0:
+        return NEVER
+    return low if low > 0.0 else None
 
 
 def _first(meeting: tuple[float, int, Placed]) -> float:

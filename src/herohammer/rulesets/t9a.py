@@ -52,6 +52,22 @@ def _tests_as(unit: Unit) -> str:
     return f"{unit.id} is all that is left of {unit.last_of} and takes its tests as it [{LAST_SURVIVOR}]"
 
 
+#: The state's memo key of ``_renamed_now``.
+_RENAMED = "t9a names read as their last survivors"
+
+
+@implements("t9a.combined.last-survivor")
+def _renamed_now(state: GameState) -> dict[str, str]:
+    """Return each destroyed unit's name that now stands for another unit (its last survivor, ``current``), worked out
+    once per state: every action ruled or resolved reads its names through it (``NinthAge.named_now``)."""
+    renamed: dict[str, str] = {}
+    for u in state.units:
+        if not u.alive and u.id not in renamed and not state.unit(u.id).alive \
+                and (now := current(state, u.id).id) != u.id:
+            renamed[u.id] = now
+    return renamed
+
+
 class NinthAge(ChargeRules):
     """Override the shared rules where The 9th Age says otherwise."""
 
@@ -134,12 +150,8 @@ class NinthAge(ChargeRules):
         fields = self.NAMED_NOW.get(action.do)
         if not fields:
             return action
-        changed: dict[str, object] = {}
-        for f in fields:
-            name = getattr(action, f)
-            if name is not None and state.has_unit(name) and not state.unit(name).alive \
-                    and (now := current(state, name).id) != name:
-                changed[f] = now
+        renamed = state.remember(_RENAMED, lambda: _renamed_now(state))  # (most states: none)
+        changed: dict[str, object] = {f: renamed[name] for f in fields if (name := getattr(action, f)) in renamed}
         if action.do == "fight":  # the names a fight lists: the Break order, the pursuers and whom they pursue
             changed.update(_fight_lists_now(state, cast("Fight", action)))
         if action.do == "charge" and getattr(action, "fly") is None \

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..catalogue import implements
 from ..charging import CHARGE_RULE
 from ..formations import Formation
-from ..geometry import (EPSILON, group_extent, MM_PER_INCH, Placed, Point, segment_distance,
+from ..geometry import (EPSILON, group_extent, MM_PER_INCH, Placed, Point, segments_within,
                         segment_point_distance)
 from ..state import GameState
 from ..swept_contact import NEVER, group_first_contact
@@ -99,9 +99,10 @@ def facing_side(target: Unit, facing: str) -> tuple[Point, Point] | None:
     depth = f.ranks * f.slot_mm[1] / 25.4
     t = math.radians(f.facing)
     bx, by = math.sin(t) * depth, -math.cos(t) * depth
+    if facing == "front":
+        return left, right
     back_left, back_right = (left[0] + bx, left[1] + by), (right[0] + bx, right[1] + by)
-    return {"front": (left, right), "rear": (back_left, back_right), "left": (left, back_left),
-            "right": (right, back_right)}[facing]
+    return {"rear": (back_left, back_right), "left": (left, back_left), "right": (right, back_right)}[facing]
 
 
 def target_facing(unit: Unit, target: Unit) -> str | None:
@@ -117,7 +118,7 @@ def target_facing(unit: Unit, target: Unit) -> str | None:
 def _inset(f: Formation, models: Sequence[Model]) -> float:
     """Return how far (inches) a base may stand inside its slot's edge: half what the slot exceeds the least base by,
     where a character's wider base widened the slots of a unit (0 when every base fills its slot)."""
-    least = min(min(b.width_mm, b.depth_mm) for b in {m.base for m in models})  # a unit has a base or two
+    least = min([min(m.base.width_mm, m.base.depth_mm) for m in models])
     return max(0.0, max(f.slot_mm) - least) / 2.0 / MM_PER_INCH
 
 
@@ -318,8 +319,9 @@ def forward_charge(state: GameState, unit: Unit, target: Unit, named: float | No
 
 def _off_facing(f: Formation, ahead: float, way: Point, side: tuple[Point, Point], tol: float) -> bool:
     """Say whether a front that went ``ahead`` along ``way`` to first contact stands off the Target Facing ``side``."""
-    front = tuple((c[0] + ahead * way[0], c[1] + ahead * way[1]) for c in f.front_corners())
-    return segment_distance(front[0], front[1], *side) > tol
+    (lx, ly), (rx, ry) = f.front_corners()
+    dx, dy = ahead * way[0], ahead * way[1]
+    return not segments_within((lx + dx, ly + dy), (rx + dx, ry + dy), *side, tol)
 
 
 def _missed(ahead: float, facing: str | None) -> str:
