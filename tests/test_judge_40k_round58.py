@@ -86,8 +86,6 @@ def squad_with_captain(ruleset: str, cap_ld: int) -> Game:
 
 # == 1. 4th edition: the Captain's lower Leadership, the player's pick =============================================
 
-@pytest.mark.xfail(strict=True, reason="rules.yaml states 40k4.char.leadership as 'otherwise it uses its own', while "
-                   "the ruling (and seed 004) lets the player pick the Captain's lower value")
 @pytest.mark.rule("40k4.char.leadership", "core.test.leadership-choice", "core.test.leadership")
 def test_40k4_the_player_may_pick_the_captains_lower_leadership_and_the_stated_clause_says_so(
         capsys: pytest.CaptureFixture[str]) -> None:
