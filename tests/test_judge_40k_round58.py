@@ -49,8 +49,9 @@ made cases: a Regroup test's pick follows the same reading in both editions (3rd
 Left:
 - a refusal of a value no model of the unit has (4th edition, a squad with a Captain) cites only
   core.test.leadership-choice, the clause that names the values to choose from; not changed;
-- a Regroup test's event cites core.test.leadership but not core.test.leadership-kinds, which a `test` of kind
-  Morale or Pinning cites (both are named Leadership tests); wording only, not changed;
+- the tests the engine rolls itself (a Regroup test, seen here) cite core.test.leadership but not
+  core.test.leadership-kinds, which the judge's `test` action cites for every kind (Morale, Pinning ...); the
+  clause only says each named test is a Leadership test, so citation only, not changed;
 - 3rd edition reads a scenario's `retinue` as text (its load note says so: seed 000 has no retinue clause), so a
   3rd edition leader may leave his retinue; stated by the note, not changed.
 """
