@@ -203,3 +203,20 @@ def saved_and_loaded(g: Game) -> Game:
     state = state_from_data(state_to_data(g.state))
     assert state == g.state
     return Game(state, ScriptedDice([]))
+
+
+def two_d6_at_most(ld: int) -> Fraction:
+    """The chance that 2D6 is at most ``ld``, counted over the 36 faces by hand (core.test.leadership)."""
+    return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= ld), 36)
+
+
+def pass_odds(g: Game, action: dict[str, Any]) -> Fraction:
+    """The exact chance that the test ``action`` passes, held equal to brute force (every die a branch)."""
+
+    def passed(dice: Any) -> bool:
+        played = Game(g.state, dice)
+        return played.apply(action, dice=dice)[0].message.endswith("passes")
+
+    fast = enumerate_outcomes(passed)
+    assert fast == enumerate_outcomes(passed, fine=True)
+    return dict(fast).get(True, Fraction(0))

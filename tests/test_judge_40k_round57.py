@@ -88,7 +88,7 @@ from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
 from _cli import run
-from _w40k import (CHAR_LD, EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, model, next_turn_to,
+from _w40k import (pass_odds, two_d6_at_most, CHAR_LD, EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, model, next_turn_to,
                    saved_and_loaded, scenario, squad)
 
 TOUCH = 25 / 25.4  # two 25mm bases this far apart, centre to centre, touch
@@ -96,23 +96,6 @@ ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld{ld} Sv-"
 HARMLESS = "WS4 BS2 S3 T4 W1 I2 A0 Ld{ld} Sv-"  # no Attacks (core.zero.a)
 TEST = {"do": "test", "unit": "tac", "characteristic": "Ld"}
 FIGHT_CAP = {"do": "fight", "unit": "cap"}
-
-
-def two_d6_at_most(ld: int) -> Fraction:
-    """The chance that 2D6 is at most ``ld``, counted over the 36 faces by hand (core.test.leadership)."""
-    return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= ld), 36)
-
-
-def pass_odds(g: Game, action: dict[str, Any]) -> Fraction:
-    """The exact chance that the test ``action`` passes, held equal to brute force (every die a branch)."""
-
-    def passed(dice: Any) -> bool:
-        played = Game(g.state, dice)
-        return played.apply(action, dice=dice)[0].message.endswith("passes")
-
-    fast = enumerate_outcomes(passed)
-    assert fast == enumerate_outcomes(passed, fine=True)
-    return dict(fast).get(True, Fraction(0))
 
 
 def squad_with_captain(ruleset: str, cap: dict[str, Any]) -> Game:

@@ -65,33 +65,15 @@ from typing import Any
 
 import pytest
 
-from herohammer.dice import enumerate_outcomes
 from herohammer.game import Game
 from herohammer.scenario import state_to_data
 
 from _cli import run
-from _w40k import assert_illegal, assert_legal, game, hero, next_turn_to, saved_and_loaded, scenario, squad
+from _w40k import pass_odds, two_d6_at_most, assert_illegal, assert_legal, game, hero, next_turn_to, saved_and_loaded, scenario, squad
 
 TEST = {"do": "test", "unit": "tac", "characteristic": "Ld"}
 LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
 MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
-
-
-def two_d6_at_most(ld: int) -> Fraction:
-    """The chance that 2D6 is at most ``ld``, counted over the 36 faces by hand (core.test.leadership)."""
-    return Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= ld), 36)
-
-
-def pass_odds(g: Game, action: dict[str, Any]) -> Fraction:
-    """The exact chance that the test ``action`` passes, held equal to brute force (every die a branch)."""
-
-    def passed(dice: Any) -> bool:
-        played = Game(g.state, dice)
-        return played.apply(action, dice=dice)[0].message.endswith("passes")
-
-    fast = enumerate_outcomes(passed)
-    assert fast == enumerate_outcomes(passed, fine=True)
-    return dict(fast).get(True, Fraction(0))
 
 
 def squad_with_captain(ruleset: str, cap_ld: int) -> Game:

@@ -928,23 +928,10 @@ def rectangles_contact(mover: Placed, way: Point, other: Placed) -> float | None
     mover_w, mover_d = mover.base.half_sides
     other_w, other_d = other.base.half_sides
     dx, dy = other.at[0] - mover.at[0], other.at[1] - mover.at[1]
-    low, high = -math.inf, math.inf
-    for nx, ny in ((ux, uy), (vx, vy), (px, py), (qx, qy)):
-        offset = dx * nx + dy * ny
-        half = (mover_w * abs(ux * nx + uy * ny) + mover_d * abs(vx * nx + vy * ny)
-                + other_w * abs(px * nx + py * ny) + other_d * abs(qx * nx + qy * ny))  # both shadows on the axis
-        step = way[0] * nx + way[1] * ny
-        if abs(step) < 1e-12:  # no move along this axis: overlapping on it throughout, or never
-            if abs(offset) > half:
-                return math.inf
-            continue
-        t1, t2 = (offset - half) / step, (offset + half) / step
-        if t1 > t2:
-            t1, t2 = t2, t1
-        low, high = max(low, t1), min(high, t2)
-    if low > high or high < 0.0:
-        return math.inf
-    return low if low > 0.0 else None
+    return swept_slabs((dx * nx + dy * ny, way[0] * nx + way[1] * ny,
+                        mover_w * abs(ux * nx + uy * ny) + mover_d * abs(vx * nx + vy * ny)
+                        + other_w * abs(px * nx + py * ny) + other_d * abs(qx * nx + qy * ny))  # both shadows
+                       for nx, ny in ((ux, uy), (vx, vy), (px, py), (qx, qy)))
 
 
 def parallel_contact(mover: Placed, way: Point, other: Placed) -> float | None:
@@ -967,9 +954,16 @@ def parallel_contact(mover: Placed, way: Point, other: Placed) -> float | None:
         return None
     half_w, half_d = mover.base.half_sides
     dx, dy = other.at[0] - mover.at[0], other.at[1] - mover.at[1]
+    return swept_slabs(((dx * ux + dy * uy, way[0] * ux + way[1] * uy, half_w + other_w),
+                        (dx * vx + dy * vy, way[0] * vx + way[1] * vy, half_d + other_d)))
+
+
+def swept_slabs(slabs: Iterable[tuple[float, float, float]]) -> float | None:
+    """Return how far two convex shapes moving along a way go before they overlap on every axis at once (first
+    touch), ``math.inf`` never, None when they touch already.  Each axis is (the other's offset along it, the way's
+    step along it, the two shapes' half shadows on it added): a slab whose overlap opens and closes as they move."""
     low, high = -math.inf, math.inf
-    for offset, step, half in ((dx * ux + dy * uy, way[0] * ux + way[1] * uy, half_w + other_w),
-                               (dx * vx + dy * vy, way[0] * vx + way[1] * vy, half_d + other_d)):
+    for offset, step, half in slabs:
         if abs(step) < 1e-12:  # no move along this axis: touching on it throughout, or never
             if abs(offset) > half:
                 return math.inf

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .geometry import base_axes, parallel_contact, Placed, Point, distance, rectangles_contact
+from .geometry import base_axes, parallel_contact, Placed, Point, distance, rectangles_contact, swept_slabs
 
 #: What "never" reads as: no contact along the whole ray.
 NEVER = math.inf
@@ -199,19 +199,7 @@ def _slab_contact(slabs: _Slabs, mover: Placed, other: Placed, k: int) -> float 
     other_w, other_d = halves[k]
     half_w, half_d = mover.base.half_sides
     dx, dy = other.at[0] - mover.at[0], other.at[1] - mover.at[1]
-    low, high = -NEVER, NEVER
-    for offset, step, half in ((dx * ux + dy * uy, step_u, half_w + other_w), (dx * vx + dy * vy, step_v, half_d + other_d)):
-        if abs(step) < 1e-12:  # no move along this axis: touching on it throughout, or never
-            if abs(offset) > half:
-                return NEVER
-            continue
-        t1, t2 = (offset - half) / step, (offset + half) / step
-        if t1 > t2:
-            t1, t2 = t2, t1
-        low, high = max(low, t1), min(high, t2)
-    if low > high or high < 0.0:
-        return NEVER
-    return low if low > 0.0 else None
+    return swept_slabs(((dx * ux + dy * uy, step_u, half_w + other_w), (dx * vx + dy * vy, step_v, half_d + other_d)))
 
 
 def _first(meeting: tuple[float, int, Placed]) -> float:
