@@ -49,7 +49,6 @@ def _two_spears_in_melee() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="round 58: the friend's Panic test says 'for hero destroyed', not spears")
 @pytest.mark.rule(LAST, PANIC)
 def test_the_friend_of_a_unit_whose_last_survivor_falls_tests_for_that_unit_destroyed() -> None:
     # Seed 002: a combined unit left with its character alone "is still that unit", and it is not destroyed for other
