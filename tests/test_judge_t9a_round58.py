@@ -85,7 +85,6 @@ def _archers(phase: str = "movement", **kw: Any) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="round 58: a Hero who marched with his unit is told t9a.join.moved-separately")
 @pytest.mark.rule(WHO_CAN_SHOOT, PART, APART)
 def test_a_hero_who_marched_with_his_unit_is_refused_his_shot_by_its_march_not_as_moved_apart() -> None:
     # The 2022 Choose a Unit and a Target: units eligible to shoot must not "have Marched". Seed 002: once joined, the
