@@ -173,7 +173,6 @@ def test_a_charge_out_succeeds_leaves_or_stays_shaken_with_the_odds_of_a_count_o
 
 
 # -- 4. the Hero whose failed charge out kept him in his unit is refused a second charge as the one who charged ---------
-@pytest.mark.xfail(strict=True, reason="round 58: he is told 'a character charged out of spears: hero cannot declare'")
 @pytest.mark.rule(FAILURE, NO_OTHER, FAILED, DECLARE)
 def test_a_hero_kept_in_his_unit_by_a_failed_charge_out_is_refused_again_as_the_one_who_charged() -> None:
     # Seed 002: "the unit, and the other characters in it, cannot declare charges" that player turn
