@@ -325,7 +325,9 @@ def test_a_shaken_unit_does_not_shoot_with_a_mage_who_joined_it_while_a_marched_
     play_to(g, "shooting", "elves")
     ruling = g.check(shoot)
     assert ruling.legal and ruling.reason == "spears shoots 1 shot at orcs", ruling
-    assert "hero marched this turn and does not shoot [t9a.join.moved-separately]" in ruling.notes, ruling
+    # round 58: the Hero marched with the Spearmen, so the unit's march bars him (he was told moved-separately)
+    assert ("hero marched with spears this turn, part of the unit that marched, and does not shoot "
+            f"[{WHO_CAN_SHOOT}, {PART}]") in ruling.notes, ruling
     assert saved_and_loaded(g).check(shoot) == ruling
     while g.state != before:
         g.undo()

@@ -396,6 +396,7 @@ class ChargeRules(JoinRules):
                      (("outcome", which),))
         return state, target, [fled, said]
 
+    @implements("t9a.charge-out.failure", "t9a.charge-out.no-other-charges", FAILED_CHARGE)
     def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
         target = state.unit(action.target)
@@ -411,6 +412,10 @@ class ChargeRules(JoinRules):
         host = host_of(state, unit)
         # a joined character is bound by his unit's bar as by his own (round 30: a scenario may write it on the unit)
         # told with the one reason that holds (round 32: "a character charged out of spears (or the unit charged)")
+        if unit.joined and unit.has(Status.CHARGED) and not host.has(Status.CHARGED):
+            # round 58: a charge out that failed and kept him in: his own charge bars him, not the clause on the others
+            return Ruling.forbid(f"{unit.id} charged already this turn: his charge out failed and he stayed in "
+                                 f"{host.id}", *decl, "t9a.charge-out.failure", FAILED_CHARGE)
         if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.NO_CHARGE)):
             return Ruling.forbid(f"a character charged out of {host.id} this turn: {unit.id} cannot declare a charge",
                                  "t9a.charge-out.no-other-charges")

@@ -175,6 +175,15 @@ _CROSSED = 1e-6
 
 
 
+@implements(PANIC, LAST_SURVIVOR)
+def _named(state: GameState, unit_id: str) -> str:
+    """Return how a Panic test names a friend lost: a last survivor by the unit he is (seed 002: a combined unit left
+    with its character alone "is still that unit"), so his fall is that unit destroyed (round 58: it said "hero
+    destroyed", the model's id); any other unit by its id."""
+    was = state.unit(unit_id).last_of
+    return f"{was} (its last survivor, {unit_id})" if was is not None and was != unit_id else unit_id
+
+
 @implements(PANIC)
 def closest_enemy_centre(state: GameState, unit_id: str, fallback: tuple[float, float]) -> tuple[float, float]:
     """Return where a unit that failed a Panic test flees away from: the closest enemy unit's centre.
@@ -289,7 +298,8 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
             if a.charged_out:
                 rules.append(CHARGE_OUT)
             ld_said = discipline_said(ld, lent, flag)
-            cause = f"{a.unit} {a.what}" if a.through is not None else f"{a.unit} {a.what} {d:.1f}\" away"
+            lost_as = _named(state, a.unit)
+            cause = f"{lost_as} {a.what}" if a.through is not None else f"{lost_as} {a.what} {d:.1f}\" away"
             if a.charged_out:
                 cause += " (a separate unit once he declared his charge out)"
             if result.passed:

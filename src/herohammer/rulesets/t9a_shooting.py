@@ -71,6 +71,23 @@ def moved_now(member: Unit, host: Unit) -> bool:
     return member.id != host.id and (host.has(Status.MOVED) or host.has(Status.MARCHED))
 
 
+@implements(WHO_CAN_SHOOT, "t9a.join.part-of-unit", "t9a.join.moved-separately")
+def marched_note(member: Unit, host: Unit) -> str:
+    """Say why a member of a shooting unit that marched does not shoot, citing the clause that decides it.
+
+    The unit: it marched (WHO_CAN_SHOOT). A character in a unit that marched too: he marched with it, as part of the
+    unit (t9a.join.part-of-unit), and the unit's march is what bars him (round 58: he was told
+    t9a.join.moved-separately, the clause on moving apart, which decides only when the unit did not march: then his
+    own march, made apart, bars him alone).
+    """
+    if member.id == host.id:
+        return f"{member.id} marched this turn and does not shoot [{WHO_CAN_SHOOT}]"
+    if host.has(Status.MARCHED):
+        return (f"{member.id} marched with {host.id} this turn, part of the unit that marched, and does not shoot "
+                f"[{WHO_CAN_SHOOT}, t9a.join.part-of-unit]")
+    return f"{member.id} marched this turn and does not shoot [t9a.join.moved-separately]"
+
+
 #: The key ``ShootingPhase.shooters`` keeps its answer under on a state.
 _SHOOTERS = "t9a shooters"
 
@@ -110,8 +127,7 @@ class ShootingPhase(Ruleset):
                 continue
             if u.has(Status.MARCHED):
                 # a unit that marched does not shoot (WHO_CAN_SHOOT); a character moved apart from his unit neither
-                notes.append(f"{u.id} marched this turn and does not shoot "
-                             f"[{WHO_CAN_SHOOT if u.id == host.id else 't9a.join.moved-separately'}]")
+                notes.append(marched_note(u, host))
                 continue
             chosen = choice_for(choice, u.id)
             for m in u.models:
@@ -190,8 +206,8 @@ class ShootingPhase(Ruleset):
                 f"no model has a missile weapon in range [{TO_HIT_SHOOTING}]")
             if any(SHOOTING_WEAPONS in n for n in notes):
                 why += "; " + "; ".join(n for n in notes if SHOOTING_WEAPONS in n)
-            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", RALLY_RULE, WHO_CAN_SHOOT,
-                                 TO_HIT_SHOOTING, SHOOTING_WEAPONS) if r in why]
+            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", "t9a.join.part-of-unit", RALLY_RULE,
+                                 WHO_CAN_SHOOT, TO_HIT_SHOOTING, SHOOTING_WEAPONS) if r in why]
             return Ruling.forbid(f"{unit.id} has no shot at {target.id}: {why}", *rules)
         rules = [*ruling.rules]
         if state.joined_to(target.id) or target.joined:
@@ -202,6 +218,8 @@ class ShootingPhase(Ruleset):
             rules.append(RALLY_RULE)
         if any(WHO_CAN_SHOOT in n for n in notes):
             rules.append(WHO_CAN_SHOOT)
+        if any("t9a.join.part-of-unit]" in n for n in notes):  # a character who marched with his unit
+            rules.append("t9a.join.part-of-unit")
         if any(SHOOTING_WEAPONS in n for n in notes):
             rules.append(SHOOTING_WEAPONS)
         if action.at is not None and action.at != target.id:  # the attacker's pick of who takes the odd hits
@@ -271,6 +289,8 @@ class ShootingPhase(Ruleset):
         if any(WHO_CAN_SHOOT in n for n in notes):
             rules.append(WHO_CAN_SHOOT)
             parts.extend(n.split(" [")[0] for n in notes if WHO_CAN_SHOOT in n)
+            if any("t9a.join.part-of-unit]" in n for n in notes):  # a character who marched with his unit
+                rules.append("t9a.join.part-of-unit")
         if any(SHOOTING_WEAPONS in n for n in notes):
             rules.append(SHOOTING_WEAPONS)
             parts.extend(n.split(" [")[0] for n in notes if SHOOTING_WEAPONS in n)
