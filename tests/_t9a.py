@@ -138,3 +138,14 @@ def arrows_at_hero_odds(state: GameState) -> tuple[Fraction, Fraction]:
     want = sum((Fraction(1, 6 ** 4) for h1, h2, wound, save in product(range(1, 7), repeat=4)
                 if (h1 >= 5 or h2 >= 5) and wound >= 5 and save <= 3), Fraction(0))
     return Fraction(enumerate_outcomes(hero_wounded).get(True, 0)), want
+
+
+def two_spears_in_melee() -> dict[str, Any]:
+    """The orcs' Melee phase: two Spearmen and their Hero (no Attacks, W2) engaged with armed orcs; a friendly unit
+    (guard) 5.2" behind them: the last survivor's Break and his friends' Panic (judge rounds 57, 58)."""
+    data = melee_scenario(active="orcs", n=2, orc_profile=ORC)
+    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("A3", "A0").replace("W3", "W2")
+    data["sides"]["elves"].append({"id": "guard", "formation": {"position": [36, 14], "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": STILL_SPEAR, "base": [20, 20]}
+                                              for i in range(5)]})
+    return data

@@ -77,7 +77,7 @@ import pytest
 import yaml
 
 from _cli import printed
-from _t9a import (HERO, ORC, SPEAR, STILL_ORC, STILL_SPEAR, melee_scenario, offered, play_to, refused,
+from _t9a import (two_spears_in_melee, HERO, ORC, SPEAR, STILL_ORC, STILL_SPEAR, offered, play_to, refused,
                   reloading_game, reloads, saved_and_loaded, scenario)
 from herohammer.action_odds import action_odds
 from herohammer.dice import ScriptedDice
@@ -240,17 +240,6 @@ def test_after_a_failed_charge_out_takes_him_out_the_spearmen_march_test_on_thei
 
 
 # -- 4. the last survivor in melee: the Break test as the unit, the friend's Panic only when he falls --------------------
-def _two_spears_in_melee() -> dict[str, Any]:
-    """The orcs' Melee phase: two Spearmen and their Hero (no Attacks, W2) engaged with armed orcs; a friendly unit
-    (guard) 5.2" behind them."""
-    data = melee_scenario(active="orcs", n=2, orc_profile=ORC)
-    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("A3", "A0").replace("W3", "W2")
-    data["sides"]["elves"].append({"id": "guard", "formation": {"position": [36, 14], "files": 5},
-                                   "models": [{"name": f"g{i}", "profile": STILL_SPEAR, "base": [20, 20]}
-                                              for i in range(5)]})
-    return data
-
-
 @pytest.mark.rule(LAST, "published.t9a-break-test", "published.t9a-panic", "published.t9a-combat-resolution")
 def test_the_last_survivor_of_a_melee_breaks_or_holds_as_his_unit_and_his_fall_destroys_it() -> None:
     # Seed 002: a combined unit that loses all its rank and file is still that unit, and "подразделение не считается
@@ -259,7 +248,7 @@ def test_the_last_survivor_of_a_melee_breaks_or_holds_as_his_unit_and_his_fall_d
     # Hero takes the Spearmen's Break test alone on his Ld 9 - 2 (3 3 holds), citing the clause; the guard 5.2" off
     # takes no Panic test (the unit is not destroyed). An undo, a save and load. The next orc Melee phase two orcs
     # slay him: now the unit is destroyed and the guard tests for Panic.
-    g = reloading_game(_two_spears_in_melee())
+    g = reloading_game(two_spears_in_melee())
     before = g.state
     events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6] * 3 + [6] * 3 + [1] * 3 + [3, 3]))
     said = events[-1]

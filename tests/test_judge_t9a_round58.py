@@ -68,8 +68,7 @@ from typing import Any
 import pytest
 
 from _cli import printed
-from _t9a import (HERO, ORC, STILL_SPEAR, melee_scenario, offered, play_to, refused, reloading_game, reloads,
-                  saved_and_loaded, scenario)
+from _t9a import (two_spears_in_melee, offered, play_to, refused, reloading_game, reloads, saved_and_loaded, scenario)
 from herohammer.action_odds import action_odds
 from herohammer.dice import ScriptedDice
 
@@ -92,17 +91,6 @@ def _statuses(g: Any, unit: str) -> set[str]:
 
 
 # -- 1. the last survivor falls: his friend's Panic test names the unit he was ------------------------------------------
-def _two_spears_in_melee() -> dict[str, Any]:
-    """The orcs' Melee phase: two Spearmen and their Hero (no Attacks, W2) engaged with armed orcs; a friendly unit
-    (guard) 5.2" behind them."""
-    data = melee_scenario(active="orcs", n=2, orc_profile=ORC)
-    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("A3", "A0").replace("W3", "W2")
-    data["sides"]["elves"].append({"id": "guard", "formation": {"position": [36, 14], "files": 5},
-                                   "models": [{"name": f"g{i}", "profile": STILL_SPEAR, "base": [20, 20]}
-                                              for i in range(5)]})
-    return data
-
-
 @pytest.mark.rule(LAST, PANIC)
 def test_the_friend_of_a_unit_whose_last_survivor_falls_tests_for_that_unit_destroyed() -> None:
     # Seed 002: a combined unit left with its character alone "is still that unit", and it is not destroyed for other
@@ -110,7 +98,7 @@ def test_the_friend_of_a_unit_whose_last_survivor_falls_tests_for_that_unit_dest
     # it is the unit, spears, that is destroyed: the guard's test must name spears (his own id, hero, names only the
     # model who was the unit's last). The orcs slay both Spearmen (the Hero holds his unit's Break test), a save and
     # load, an undo of the elves' fight; the next orc Melee phase slays him and the guard tests for "spears destroyed".
-    g = reloading_game(_two_spears_in_melee())
+    g = reloading_game(two_spears_in_melee())
     g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6] * 3 + [6] * 3 + [1] * 3 + [3, 3]))
     assert g.state.unit("hero").last_of == "spears"
     g = saved_and_loaded(g)
