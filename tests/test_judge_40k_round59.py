@@ -35,8 +35,6 @@ def squad_with_captain(ruleset: str, cap_ld: int, **status: Any) -> Game:
 
 # == 1. 4th edition: a value no model has, in a squad whose Captain is not superior =================================
 
-@pytest.mark.xfail(strict=True, reason="40k4: the refusal of a value no model has cites only "
-                   "core.test.leadership-choice, not the character clause that leaves the pick to it")
 @pytest.mark.rule("40k4.char.leadership", "core.test.leadership-choice", "40k3.char.leadership", "40k4.ic.leave")
 def test_40k4_a_value_no_model_has_is_refused_by_the_character_clause_and_the_shared_pick() -> None:
     """Seed 001 decides a joined squad's test only where the character's Leadership "is superior to the unit's"; where
@@ -83,8 +81,6 @@ def test_40k4_a_value_no_model_has_is_refused_by_the_character_clause_and_the_sh
 
 # == 2. both editions: the tests the engine rolls itself are named Leadership tests =================================
 
-@pytest.mark.xfail(strict=True, reason="the Regroup test, Morale check, Last Man Standing and Target Priority test "
-                   "the engine rolls cite core.test.leadership but not core.test.leadership-kinds")
 @pytest.mark.rule("core.test.leadership-kinds", "core.test.leadership", "published.regroup", "40k3.char.leadership",
                   "published.last-man-standing", "published.target-priority")
 @EDITIONS
