@@ -370,8 +370,6 @@ JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
 FALLING = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
 
 
-@pytest.mark.xfail(strict=True, reason="a regrouped Captain's join of another unit is refused citing only "
-                   "published.regroup, not the join clause (a join is a move) nor the leave clause")
 @pytest.mark.rule("published.regroup", "40k3.ic.join", "40k4.ic.join", "40k3.ic.leave", "40k4.ic.leave",
                   "40k3.ic.falling-back", "40k4.ic.falling-back", "40k3.char.leadership", "40k4.char.leadership")
 @EDITIONS
