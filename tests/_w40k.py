@@ -104,6 +104,13 @@ def game(data: dict[str, Any], dice: Dice | None = None) -> Game:
     return Game(state_from_data(data), dice if dice is not None else SeededDice(7))
 
 
+def tac_with_captain(ruleset: str, cap_ld: int, **extra: Any) -> Game:
+    """Red's Movement phase: ``tac`` (two Marines, Ld 8, with ``extra`` fields such as a status) at (20, 20) and
+    (22, 20), joined by ``cap`` at (22, 18.5); blue's one squad far away (judge rounds 58 and 59)."""
+    return game(scenario(ruleset, [{**squad("tac", 20, 20, n=2), **extra},
+                                   {**hero("cap", 22, 18.5, ld=cap_ld), "joined": "tac"}]))
+
+
 def hive_tyrant_with(escort: dict[str, Any]) -> Game:
     """4th edition, red's Shooting phase: a Hive Tyrant (an independent Monstrous Creature, 60mm) at (32, 24) joined to
     ``escort`` (its models beside him); blue's three Termagants (gants) at (42-46, 14), the enemy closest to dev; red's
