@@ -190,17 +190,20 @@ def next_turn_to(g: Game, side: str, phase: str) -> None:
 
 
 def brute(state: Any, action: dict[str, Any], read: Callable[[Game], Any],
-          positions: bool = False) -> dict[Any, Fraction]:
+          positions: bool = False, reads_log: bool = False) -> dict[Any, Fraction]:
     """Return the distribution of ``read`` after ``action``, enumerated twice (merged, and die by die) and asserted
     equal: the brute-force oracle of the exact odds.  ``positions``: ``read`` asks where models end, so the merged
-    enumeration places every branch (else it places one)."""
+    enumeration places every branch (else it places one).  ``reads_log``: ``read`` reads the game's log, so the merged
+    enumeration is told it reads each event by its kind and words (``event_view``; without it a loop's merged carries
+    keep one representative log, as dice.loop says)."""
 
     def play(dice: Dice) -> Any:
         played = Game(state, dice)
         played.apply(action, dice=dice)
         return read(played)
 
-    fast = enumerate_outcomes(play, positions=positions)
+    fast = enumerate_outcomes(play, positions=positions,
+                              event_view=(lambda e: (e.kind, e.message)) if reads_log else None)
     assert fast == enumerate_outcomes(play, fine=True)
     return dict(fast)
 

@@ -89,7 +89,7 @@ from herohammer.scenario import scenario_notes, state_from_data, state_to_data
 from herohammer.units import Status
 
 from _cli import run
-from _w40k import (EDITIONS, LEAVE, armed, assert_illegal, assert_legal, falls_back_odds, game, gunners, hero,
+from _w40k import (EDITIONS, LEAVE, armed, assert_illegal, assert_legal, brute, falls_back_odds, game, gunners, hero,
                    kinds, model, next_turn_to, pass_odds, saved_and_loaded, scenario, shoot_then_test, squad,
                    tac_with_captain, two_d6_at_most)
 
@@ -217,17 +217,8 @@ def slain_by_blows(played: Game, name: str = "Cap") -> bool:
 
 
 def blows_brute(state: Any, read: Any) -> dict[Any, Fraction]:
-    """The exact distribution of ``read`` after the Captain's fight, merged (told it reads the log by each event's
-    kind and words) and held equal to die-by-die enumeration."""
-
-    def play(dice: Any) -> Any:
-        played = Game(state, dice)
-        played.apply(FIGHT_CAP, dice=dice)
-        return read(played)
-
-    fast = enumerate_outcomes(play, positions=False, event_view=lambda e: (e.kind, e.message))
-    assert fast == enumerate_outcomes(play, fine=True)
-    return dict(fast)
+    """The exact distribution of ``read`` (of the log) after the Captain's fight, held to die-by-die enumeration."""
+    return brute(state, FIGHT_CAP, read, reads_log=True)
 
 
 @pytest.mark.rule("published.instant-death", "published.initiative", "published.combat-resolution",
