@@ -109,8 +109,6 @@ def warboss_beside_boyz(gap: float) -> Game:
     return game(scenario("40k3", red, blue, phase="shooting"))
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 60: 40k3.ic.target's ruling says a distance of 6.02\" as 6.0\", "
-                   "beside 'more than 6 inches'")
 @pytest.mark.rule("40k3.ic.target")
 def test_40k3_a_lone_character_just_over_6_inches_from_his_boyz_is_said_to_be_so() -> None:
     """Seed 000: a lone independent character may be chosen as a target only if he is "more than 6"" from another
@@ -175,8 +173,6 @@ def squad_past_warboss(captain: bool = True) -> Game:
     return game(scenario("40k4", red, [boyz_at(22, 34), hero("boss", 24, 27, ld=9)], phase="shooting"))
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 60: a failed Target Priority test that sends the shots at a lone "
-                   "character does not cite 40k4.target.closest, the clause that lets him be picked out")
 @pytest.mark.rule("published.target-priority", "40k4.target.closest", "40k4.char.leadership")
 def test_40k4_a_failed_target_priority_test_picks_out_the_lone_character_by_the_closest_clause() -> None:
     """4th ed. p. 31: a unit firing at an enemy other than the closest first takes a Leadership test; failed, it
