@@ -37,7 +37,7 @@ Cases:
 8. both editions: `legal_actions` offers a psyker's powers at exactly the targets `check` allows: a lone Warboss far
    from his Boyz, the same Warboss near them but closest, and a Nob joined to the Boyz.
 
-Found wrong (each first written as an xfail(strict=True) test, commit XFAIL_COMMIT):
+Found wrong (each first written as an xfail(strict=True) test, commit 29a35fb9):
 - 3rd edition (40k3.ic.target; case 1): the lone character's ruling printed its distances to one decimal, so a
   Warboss 6.02" from his Boyz was "6.0" from its nearest other unit: more than 6"" - words a judge reads as a
   contradiction of the clause it cites. Words only: the ruling itself was right.
@@ -46,11 +46,38 @@ Found wrong (each first written as an xfail(strict=True) test, commit XFAIL_COMM
   only 40k4.target.closest allows - the same shot asked for directly cites it - but neither the ruling ("failing it,
   fires at boss instead") nor the test's event cited it. Citation only.
 
-Fixed (judge round 60), the xfail marks removed: FIX_COMMIT.
+Fixed (judge round 60, commit 594d6d97), the xfail marks removed:
+- ``geometry.inches_beside``: a distance written with the fewest decimals (one to three) that keep it on its side of
+  a limit; ``Warhammer40k3.character_target_ruling`` says the 6" and 12" distances with it ("boss is 6.02" from its
+  nearest other unit: more than 6""; "(5.98")" when refused). The book's Nob (6.05") and Warboss (exactly 6") read
+  as before.
+- ``Warhammer40k4._closest_picked_out``: where the closest enemy unit a Target Priority test names is a lone
+  character, ``rule_shoot``'s ruling and ``resolve_shoot``'s failed test cite the clause that lets the shots pick
+  him out (40k4.target.closest; 40k4.target.monstrous for a Monstrous Creature) and say it ("(warboss is the
+  closest target to tactical)"); a passed test cites nothing more.
 
-Checked, as it stands (passed as first written): cases 2 and 4 to 8.
+Decisions: 40k3.ic.target and published.target-priority amended (rules.yaml) to say so (docs/40k.md and
+docs/rules.md rebuilt, commit 418f9ff7). Book entry (new, commit 58374dc0):
+40k4-a-failed-target-priority-test-picks-out-the-closest-lone-character; docs/rules.md's list rebuilt.
 
-Left: see the report.
+Checked, as it stands (passed as first written): cases 2 and 4 to 8 - 3rd edition's isolated lone character (no
+other unit of his side left once his Boyz were shot away in the same phase) and 4th edition's closest, each citing
+its own clause, undone, saved and loaded, the record played back; 3rd edition's Perils with Instant Death at S6 and
+no invulnerable save, 4th edition's one wound with the invulnerable save, the power on a 2 (exact, and `odds
+action`'s rows); the psychic test on the psyker's own Leadership beside a Captain of higher Ld; one power a turn
+across the Shooting and Assault phases, the statuses gone with the turn; two characters left alone by their squad
+(no Last Man Standing; a unit of characters in 3rd edition only); `legal_actions` and `check` agreeing on a power's
+targets. My slip, corrected before the first commit: case 4's 4th edition faces ran out before the Boyz' fall back
+(the Morale check the power causes rolls its 2D6 of fall back distance).
+
+Left (noticed, not changed):
+- a direct shot at a lone character cites its targeting clause in the ruling only; the shooting's events cite
+  published.shooting (and the same-target clause), not 40k3.ic.target or 40k4.target.closest. The redirect's test
+  event now cites it, as the ruling does; the events after it read as a direct shot's.
+- 3rd edition's Perils that kills outright: the instant_death event cites published.instant-death alone, the perils
+  event before it 40k3.psyker.perils; read together they cite both.
+- a Morale power's (Fear of the Darkness) Morale check event cites the psychic test clause beside the Leadership
+  ones, not the psychic shooting clause under which it picked its target; the ruling cites both.
 """
 
 from __future__ import annotations
@@ -69,7 +96,7 @@ from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
 from _cli import run
-from _w40k import (BASE_25, EDITIONS, LEAVE, ON_TWO, PERILS, PSY_SHOOT, PSY_TEST, armed, assert_illegal,
+from _w40k import (BASE_25, EDITIONS, ON_TWO, PERILS, PSY_SHOOT, PSY_TEST, armed, assert_illegal,
                    assert_legal, brute, game, gunners, hero, kinds, model, next_turn_to, offered, saved_and_loaded,
                    scenario, two_d6_at_most)
 
@@ -79,7 +106,6 @@ LIB = "WS5 BS5 S4 T4 W2 I5 A3 Ld{ld} Sv3+"
 SEER = "WS5 BS5 S3 T3 W3 I5 A1 Ld10 Sv- Inv4+"
 TARGET = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}
 NO_LAST_MAN = {"40k3": "40k3.ic.no-last-man", "40k4": "40k4.char.no-last-man"}
-JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
 POWERS = ("Smite", "Lightning Arc", "Fear of the Darkness", "Psychic Scream")
 
 
