@@ -253,17 +253,20 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         # to him is part of his unit, not "another unit": a lone character may join another in 3rd edition, 40k3.ic.join)
         nearest = min((geo.group_distance(target.placed, u.placed) for u in friends), default=float("inf"))
         if nearest > LONE_CHARACTER_SAFE_INCHES + movement.EPSILON:  # "more than 6\"": exactly 6" (as measured) is not
-            far = f"{nearest:.1f}\" from its nearest other unit" if friends else "left with no other unit of its side"
+            far = (f"{geo.inches_beside(nearest, LONE_CHARACTER_SAFE_INCHES, movement.EPSILON)} from its nearest "
+                   "other unit" if friends else "left with no other unit of its side")
             return Ruling.allow(f"{target.id} is {far}: more than 6\" from every other living unit", "40k3.ic.target")
         distance = geo.group_distance(self.firing_models(state, shooter), target.placed)
         if self.is_closest_target(state, shooter, target) and distance <= CLOSEST_TARGET_INCHES + movement.EPSILON:
             return Ruling.allow(
-                f"{target.id} is within 6\" of another unit, but it is the closest target and {distance:.1f}\" away",
+                f"{target.id} is within 6\" of another unit, but it is the closest target and "
+                f"{geo.inches_beside(distance, CLOSEST_TARGET_INCHES, movement.EPSILON)} away",
                 "40k3.ic.target",
             )
         return Ruling.forbid(
-            f"{target.id} is within 6\" of another of its side's units ({nearest:.1f}\") and is not the closest "
-            f"target within 12\" ({distance:.1f}\" away)",
+            f"{target.id} is within 6\" of another of its side's units "
+            f"({geo.inches_beside(nearest, LONE_CHARACTER_SAFE_INCHES, movement.EPSILON)}) and is not the closest "
+            f"target within 12\" ({geo.inches_beside(distance, CLOSEST_TARGET_INCHES, movement.EPSILON)} away)",
             "40k3.ic.target",
         )
 

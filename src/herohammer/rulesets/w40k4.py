@@ -404,10 +404,23 @@ class Warhammer40k4(Warhammer40k3):
         """Rule as 3rd edition does, and say when the unit first takes a Target Priority test (``priority_target``)."""
         ruling = super().rule_shoot(state, action)
         if ruling.legal and (closest := self.priority_target(state, action.unit, action.target)) is not None:
-            return Ruling(True, (*ruling.rules, "published.target-priority"),
+            words, picked = self._closest_picked_out(state, action.unit, closest)
+            return Ruling(True, tuple(dict.fromkeys((*ruling.rules, "published.target-priority", *picked))),
                           f"{ruling.reason}; {closest} is the closest enemy unit, so {action.unit} first takes a Target "
-                          f"Priority test on its Leadership and, failing it, fires at {closest} instead", ruling.notes)
+                          f"Priority test on its Leadership and, failing it, fires at {closest} instead{words}",
+                          ruling.notes)
         return ruling
+
+    @implements("40k4.target.closest", "40k4.target.monstrous", "published.target-priority")
+    def _closest_picked_out(self, state: GameState, shooter_id: str, closest: str) -> tuple[str, tuple[str, ...]]:
+        """Say by which clause a failed Target Priority test's shots may pick out the closest enemy unit when it is a
+        lone character (40k4.target.closest; a Monstrous Creature's own clause), with words for the ruling; nothing
+        for a unit. Judge round 60: the shot at the lone Warboss a failed test sent the squad's fire at cited no
+        clause that lets him be picked out, though the same shot asked for directly cites it."""
+        picked = self.character_target_ruling(state, state.unit(shooter_id), state.unit(closest))
+        if picked is None or not picked.legal:
+            return "", ()
+        return f" ({picked.reason})", picked.rules
 
     @implements("published.target-priority", "40k4.char.leadership")
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
@@ -419,11 +432,13 @@ class Warhammer40k4(Warhammer40k3):
         ld = self.leadership_of(state, action.unit)
         start = rolls_made(dice)
         result = leadership_test(dice, ld.value, LeadershipTestKind.TARGET_PRIORITY)
+        words, picked = ("", ()) if result.passed else self._closest_picked_out(state, action.unit, closest)
         verdict = f"passes: it fires at {action.target}" if result.passed else \
-            f"fails: it fires at {closest}, the closest enemy unit, instead"
+            f"fails: it fires at {closest}, the closest enemy unit, instead{words}"
         event = Event("target_priority", f"{action.unit} takes a Target Priority test to fire at {action.target} "
                       f"rather than {closest}, the closest enemy unit, on Ld {ld.value} ({ld.said}), rolls "
-                      f"{result.roll}: {verdict}", ("published.target-priority", *ld.rules, "core.test.leadership", LEADERSHIP_KINDS),
+                      f"{result.roll}: {verdict}", tuple(dict.fromkeys((
+                          "published.target-priority", *ld.rules, "core.test.leadership", LEADERSHIP_KINDS, *picked))),
                       rolls_since(dice, start))
         shot = action if result.passed else Shoot.trusted(do="shoot", unit=action.unit, target=closest,
                                                          weapon=action.weapon)
