@@ -25,7 +25,6 @@ def _charge_out(enemy_y: float = 34, **kw: Any) -> dict[str, Any]:
 
 
 # -- 1. a failed charge out that left him before his unit: the Remaining Moves offer the unit a move ---------------------
-@pytest.mark.xfail(strict=True, reason="legal_actions samples only forward moves, which end on the Hero")
 @pytest.mark.rule(FAILURE, FAILED, MOVE, NO_OTHER)
 def test_the_unit_a_failed_charge_out_left_is_offered_a_move_in_the_remaining_moves() -> None:
     # Seed 002: a failed charge out makes the general Failed Charge Move, and one that takes him 1" or more from his
