@@ -354,7 +354,9 @@ class NinthAge(ChargeRules):
                 if far > step + EPSILON:
                     yield Move.trusted(do="move", unit=u.id, march=True,
                                        to=((start[0] - math.sin(t) * far, start[1] + math.cos(t) * far),))
-            if u.joined and u.models and state.phase is Phase.MOVEMENT:  # in the Charge phase: the charge out
+            # a character in a unit, or one leading a unit of characters (a last survivor others joined, round 59)
+            leads = u.joined is None and is_character(u) and bool(state.joined_to(u.id))
+            if (u.joined or leads) and u.models and state.phase is Phase.MOVEMENT:  # in the Charge phase: a charge out
                 m = u.models[0]
                 t = math.radians(m.facing)
                 step = float(advance_rate(u))
