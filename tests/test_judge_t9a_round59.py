@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from _t9a import HERO, offered, play_to, reloading_game, reloads, saved_and_loaded, scenario
+from _cli import printed
+from _t9a import HERO, exact_odds_as_brute_force, offered, play_to, reloading_game, reloads, saved_and_loaded, scenario
+from herohammer.action_odds import action_odds
 from herohammer.dice import ScriptedDice
 
 DECLARE = "t9a.charge-out.declare"
@@ -21,12 +27,19 @@ LEAVE_WHEN = "t9a.leave.when"
 LEAVE_MOVE = "t9a.leave.move"
 CHARACTERS = "t9a.join.character-units"
 NOT_MOVED = "t9a.leave.unit-not-moved"
+STAND = "t9a.charge-out.stand-and-shoot"
+STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
+PANIC = "published.t9a-panic"
+LONE = "t9a.char.lone"
+PART = "t9a.join.part-of-unit"
+D6 = range(1, 7)
 CHARGE_OUT = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
 
 
-def _charge_out(enemy_y: float = 34, **kw: Any) -> dict[str, Any]:
-    """The elves' Charge phase: ten Spearmen and their Hero (his own Advance 5), the orcs ``enemy_y`` up the table."""
-    return scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=enemy_y, **kw)
+def _charge_out(enemy_y: float = 34, orcs: int = 5) -> dict[str, Any]:
+    """The elves' Charge phase: ten Spearmen and their Hero (his own Advance 5), ``orcs`` archers ``enemy_y`` up the
+    table."""
+    return scenario(n=10, orcs=orcs, phase="charge", active="elves", enemy_y=enemy_y)
 
 
 # -- 1. a failed charge out that left him before his unit: the Remaining Moves offer the unit a move ---------------------
@@ -93,3 +106,143 @@ def test_the_last_survivor_leading_the_characters_who_joined_him_is_offered_his_
             reloads(g)
             g.undo()
             assert g.state == before
+
+
+# -- 3. a Stand and Shoot at a charge out: every hit his, the odds of each end a count over the dice ---------------------
+@pytest.mark.rule(STAND, STAND_AND_SHOOT, OWN_RATE, SUCCESS, FAILURE, FAILED)
+def test_a_stand_and_shoot_at_a_charge_out_wounds_him_alone_with_the_odds_of_a_count(tmp_path: Path) -> None:
+    # Seed 002: the hits of a Stand and Shoot against a character charging out are all his; he charges on his own
+    # Advance Rate. Two orc archers 12" off (BS3: 4+, -1 for Stand and Shoot: 5+; not long range at 12" of a 24" bow;
+    # S3 against his T4: 5+; his 4+ save fails on 1-3): each shot wounds him unsaved with 1/3 * 1/3 * 1/2 = 1/18. His
+    # charge: 5" + 2D6 against 12" (2D6 >= 7: 21/36), a Failed Charge Move of his highest die keeps him in only on
+    # 1 1. The count over the dice, every end by wounds taken, equals the engine's exact odds (and brute force over
+    # every die) and `odds action`'s; played with a 6 6 6 6 1 1 volley (two wounds, W3: he lives) and a failed 3 3
+    # charge: the Spearmen untouched, he leaves them 3" out. An undo, a save and load.
+    data = _charge_out(enemy_y=32)
+    data["sides"]["orcs"][0]["models"] = data["sides"]["orcs"][0]["models"][:2]
+    action = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
+    g = reloading_game(data)
+    ruling = g.check(action)
+    assert ruling.legal and STAND in ruling.rules and "every hit on hero" in ruling.reason, ruling
+    shot = Fraction(1, 18)
+    wounds = {0: (1 - shot) ** 2, 1: 2 * shot * (1 - shot), 2: shot ** 2}
+    ends: dict[str, Fraction] = {}
+    for a, b in product(D6, D6):
+        end = "charged" if 5 + a + b >= 12 else ("failed_stayed_shaken" if max(a, b) - 20 / 25.4 < 1 else "failed_left")
+        ends[end] = ends.get(end, Fraction(0)) + Fraction(1, 36)
+    count = {(end, w): p * q for end, p in ends.items() for w, q in wounds.items()}
+    engine: dict[tuple[str, int], Fraction] = {}
+    for outcome, weight in exact_odds_as_brute_force(g.state, action):
+        end = next(e.split(": ")[1] for e in outcome.events if e.startswith("charge.outcome: "))
+        assert outcome.wounds("spears") == 0, outcome  # none of the hits is the unit's
+        key = (end, outcome.wounds("hero"))
+        engine[key] = engine.get(key, Fraction(0)) + Fraction(weight)
+    assert engine == count
+    scen = tmp_path / "out.json"
+    scen.write_text(json.dumps(data), encoding="utf-8")
+    said = json.loads(printed("odds", "action", str(scen), "--action", json.dumps(action), "--json", "--quiet"))
+    assert said["result"]["exact"] is True, said
+    start = g.state
+    assert SUCCESS in g.apply(action, ScriptedDice([6, 6, 6, 6, 4, 6, 6, 1]))[-1].rules
+    g.undo()
+    assert g.state == start
+    events = g.apply(action, ScriptedDice([6, 6, 6, 6, 1, 1, 3, 3]))
+    assert "moves 3\" and leaves spears" in events[-1].message and STAND in events[-1].rules, events[-1]
+    assert g.state.unit("hero").models[0].wounds_taken == 2
+    assert all(m.wounds_taken == 0 for m in g.state.unit("spears").models) and len(g.state.unit("spears").models) == 10
+    reloads(g)
+
+
+# -- 4. the Hero who charged out breaks the next orc turn: his Spearmen test for his breaking, or for his flight ---------
+#: The orcs' fight against the Hero: his three blows miss, six orc blows hit, one wounds, his save fails (he loses by
+#: 2: a wound and the orcs' rank), and his Break test rolls 6 6.
+LOST_FIGHT = [1, 1, 1, 6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6]
+
+
+@pytest.mark.rule(PANIC, SUCCESS, LONE, DECLARE)
+@pytest.mark.parametrize(("enemy_y", "after", "cause"), [(26, [3, 3, 6, 5, 1, 1], "hero breaks from combat 5.2\" away"),
+                                                        (27, [6, 5, 1, 1, 3, 3], "hero fleeing through it")])
+def test_the_spearmen_test_once_for_the_hero_breaking_near_them_or_fleeing_through_them(enemy_y: float,
+                                                                                       after: list[int],
+                                                                                       cause: str) -> None:
+    # The 2022 Panic Test (and the 2nd edition's): a unit tests when a friendly unit breaks from combat within 6" of
+    # it, or flees through it, and not if it passed a Panic test this phase. The Hero charged out of his Spearmen
+    # (t9a.charge-out.success): from his declaration he is a unit of his own (t9a.charge-out.declare's decision),
+    # so his breaking is a friend's. Next orc Melee phase he loses and breaks, fleeing 11" straight back through the
+    # Spearmen. Standing 5.2" from them, they test at once for his breaking (passed on 3 3) and not again when he has
+    # fled through them; standing 6.2" off, his breaking is beyond 6", and they test once his flee is over, for his
+    # flight through them (round 58 saw this one and left it: it is as the texts read). A save and load, an undo.
+    g = reloading_game(_charge_out(enemy_y=enemy_y, orcs=10))
+    g.apply(CHARGE_OUT, ScriptedDice([2, 1]))
+    play_to(g, "melee", "orcs")
+    g = saved_and_loaded(g)
+    before = g.state
+    g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice(LOST_FIGHT + after))
+    g.undo()
+    assert g.state == before
+    events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice(LOST_FIGHT + after))
+    assert "hero takes a Break test" in events[1].message and "flees 11\"" in events[1].message, events[1]
+    panic = [e for e in events if e.kind == "panic"]
+    assert len(panic) == 1 and PANIC in panic[0].rules, panic
+    assert panic[0].message.startswith(f"spears passes its Panic test for {cause}"), panic[0].message
+    assert g.state.unit("hero").models[0].at[1] < 20  # he ended behind the Spearmen's front
+    assert "panic_passed" in {s.value for s in g.state.unit("spears").status}
+    reloads(g)
+
+
+# -- 5. the Spearmen a Hero charged out of march on their own Discipline, and are offered a move ------------------------
+@pytest.mark.rule(DECLARE, SUCCESS, NO_OTHER, MOVE, "core.test.leadership")
+def test_the_unit_a_hero_charged_out_of_takes_its_march_test_on_its_own_discipline() -> None:
+    # Seed 002: from his charge out the Hero is a unit of his own; the Spearmen he left charge no more that turn
+    # (t9a.charge-out.no-other-charges) but move in its Movement phase. Within 8" of the orcs (engaged, not Fleeing)
+    # a March first takes a March Test (published.t9a-move) on the unit's own Discipline: Ld 8 (the Hero's 9 is his,
+    # no more lent): 2D6 <= 8 passes, 26/36, counted over the dice, equal to the engine's exact odds and brute force.
+    # Their forward Advance would end within 1" of him: legal_actions offers a move (case 1's fallback), legal.
+    g = reloading_game(_charge_out(enemy_y=26))
+    said = g.apply(CHARGE_OUT, ScriptedDice([2, 1]))[-1]
+    assert SUCCESS in said.rules and g.state.unit("hero").joined is None, said
+    g.apply({"do": "end_phase"})
+    g = saved_and_loaded(g)
+    march = {"do": "move", "unit": "spears", "to": [[30, 14]], "march": True}
+    ruling = g.check(march)
+    assert ruling.legal and "March Test on Ld 8 (s0)" in ruling.reason and PART not in ruling.rules, ruling
+    count = sum((Fraction(1, 36) for a, b in product(D6, D6) if a + b <= 8), Fraction(0))
+    weights = dict(exact_odds_as_brute_force(g.state, march))
+    passed = sum((Fraction(w) for o, w in weights.items() if "march_test.outcome: passed" in o.events), Fraction(0))
+    assert passed == count == Fraction(26, 36)
+    assert action_odds(g.state, march).exact
+    moves = [a for a in offered(g, "move") if a["unit"] == "spears"]
+    assert moves and all(g.check(a).legal for a in moves), g.legal_actions()
+
+
+# -- 6. a charge out in one turn, the combat in the next: the Spearmen charge into it the next turn ---------------------
+@pytest.mark.rule(NO_OTHER, SUCCESS, "published.t9a-charge", "published.t9a-combat-resolution")
+def test_the_spearmen_barred_the_turn_their_hero_charged_out_charge_into_his_combat_the_next() -> None:
+    # Seed 002: the unit declares no charge "in the same player turn" as its character's charge out; nothing bars it
+    # the next. The Hero charges out and engages the orcs; the Spearmen are refused a charge that turn (no-other-charges)
+    # and a shot at the engaged orcs (no shooting into a combat); a save and load; the next elves' Charge phase their
+    # charge is legal and joins his combat: one fight, either name fighting it, the Spearmen's charge and rank counted.
+    g = reloading_game(_charge_out(enemy_y=30, orcs=10))
+    g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
+    ruling = g.check({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"})
+    assert not ruling.legal and NO_OTHER in ruling.rules and "a character charged out of spears" in ruling.reason
+    play_to(g, "shooting", "elves")
+    assert not g.check({"do": "shoot", "unit": "spears", "target": "orcs"}).legal
+    g = saved_and_loaded(g)
+    play_to(g, "melee", "elves")
+    g.apply({"do": "fight", "unit": "hero"}, ScriptedDice([1] * 9))
+    play_to(g, "charge", "elves")
+    charge = {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}
+    ruling = g.check(charge)
+    assert ruling.legal and NO_OTHER not in ruling.rules, ruling
+    before = g.state
+    g.apply(charge, ScriptedDice([6, 6]))
+    g.undo()
+    assert g.state == before
+    g.apply(charge, ScriptedDice([6, 6]))
+    play_to(g, "melee", "elves")
+    for name, other in (("spears", "hero"), ("hero", "spears")):
+        ruling = g.check({"do": "fight", "unit": name})
+        assert ruling.legal and f"with {other}" in ruling.reason, ruling
+    events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 40))
+    assert "spears +2 (ranks +1, charge +1)" in events[-1].message, events[-1].message
