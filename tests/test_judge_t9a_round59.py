@@ -14,6 +14,7 @@ from _cli import printed
 from _t9a import HERO, exact_odds_as_brute_force, offered, play_to, reloading_game, reloads, saved_and_loaded, scenario
 from herohammer.action_odds import action_odds
 from herohammer.dice import ScriptedDice
+from herohammer.game import Game
 
 DECLARE = "t9a.charge-out.declare"
 OWN_RATE = "t9a.charge-out.own-rate"
@@ -246,3 +247,30 @@ def test_the_spearmen_barred_the_turn_their_hero_charged_out_charge_into_his_com
         assert ruling.legal and f"with {other}" in ruling.reason, ruling
     events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 40))
     assert "spears +2 (ranks +1, charge +1)" in events[-1].message, events[-1].message
+
+
+# -- 7. case 1's sequence recorded and played back: the move offered, the Hero who failed kept out ----------------------
+@pytest.mark.rule(FAILURE, FAILED, MOVE, "t9a.join.move")
+def test_a_recorded_failed_charge_out_and_the_move_offered_after_it_play_back_the_same(tmp_path: Path) -> None:
+    # Case 1 played on with the move legal_actions offers the Spearmen (back, 5"), saved with its record
+    # (save(record=True)): Game.replay plays it back to the same state. There the Hero, whose Failed Charge Move
+    # was his move of the player turn, does not rejoin them (round 42's reading, published.t9a-failed-charge), and
+    # the Spearmen, moved, do not move again; `herohammer rules` lists the clauses the rulings cite.
+    g = reloading_game(_charge_out())
+    g.apply(CHARGE_OUT, ScriptedDice([4, 1]))
+    g.apply({"do": "end_phase"})
+    move = next(a for a in offered(g, "move") if a["unit"] == "spears")
+    g.apply(move)
+    path = tmp_path / "failed.yaml"
+    g.save(path, record=True)
+    back = Game.replay(path)
+    assert back.state == g.state and back.actions == g.actions
+    ruling = back.check({"do": "join", "character": "hero", "unit": "spears", "position": 2})
+    assert not ruling.legal and FAILED in ruling.rules, ruling
+    again = back.check({"do": "move", "unit": "spears", "to": [[36, 14]]})
+    assert not again.legal and MOVE in again.rules, again
+    assert not offered(back, "move") and not offered(back, "join")
+    assert FAILURE in {r["id"] for r in json.loads(printed("rules", "--ruleset", "t9a", "--json"))["result"]}
+    for rule in (FAILED, MOVE):
+        said = json.loads(printed("rules", rule, "--json"))["result"]
+        assert [r["id"] for r in said] == [rule] and said[0]["source"], said
