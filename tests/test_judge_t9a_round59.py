@@ -274,3 +274,30 @@ def test_a_recorded_failed_charge_out_and_the_move_offered_after_it_play_back_th
     for rule in (FAILED, MOVE):
         said = json.loads(printed("rules", rule, "--json"))["result"]
         assert [r["id"] for r in said] == [rule] and said[0]["source"], said
+
+
+# -- 8. in the combat his Spearmen charged into, the Hero lends them no Discipline: each Break test its own -------------
+@pytest.mark.rule("published.t9a-break-test", DECLARE, SUCCESS, PART)
+def test_the_hero_and_the_spearmen_who_joined_his_combat_take_their_break_tests_each_on_its_own_discipline() -> None:
+    # Case 6's combat: the Hero charged out (a unit of his own from then, t9a.charge-out.declare's decision), the
+    # Spearmen charged into it the next turn. They are two units in one combat, not a combined unit: the Spearmen
+    # do not take their Break test on his Discipline (t9a.join.part-of-unit lends it only to a unit he is part of).
+    # The orcs win by 8 (six Spearmen slain, two ranks): the Spearmen test on their own Ld 8 (s0) -8, he on his 9 -8,
+    # each breaking and fleeing on its own; the orcs pursue one of them. A save and load before the fight.
+    g = reloading_game(_charge_out(enemy_y=30, orcs=15))
+    g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
+    play_to(g, "melee", "elves")
+    said = g.apply({"do": "fight", "unit": "hero"}, ScriptedDice([1] * 11))[-1]  # all miss; he holds on 1 1
+    assert "hero takes a Break test on Ld 9 (Hero) -1: 2, holds" in said.message, said
+    play_to(g, "charge", "elves")
+    g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}, ScriptedDice([6, 6]))
+    play_to(g, "melee", "orcs")
+    g = saved_and_loaded(g)
+    faces = [1] * 11 + [6] * 16 + [1] * 8 + [5, 5, 5, 5] + [3] * 6
+    said = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice(faces))[1]
+    assert "orcs wins by 8" in said.message, said
+    assert "spears takes a Break test on Ld 8 (s0) -8: 6, breaks" in said.message, said
+    assert "hero takes a Break test on Ld 9 (Hero) -8: 8, breaks" in said.message, said
+    assert PART not in said.rules, said
+    assert {"fleeing"} <= {s.value for s in g.state.unit("spears").status} & {s.value for s in g.state.unit("hero").status}
+    reloads(g)
