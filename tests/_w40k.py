@@ -104,6 +104,13 @@ def game(data: dict[str, Any], dice: Dice | None = None) -> Game:
     return Game(state_from_data(data), dice if dice is not None else SeededDice(7))
 
 
+def tac_with_captain(ruleset: str, cap_ld: int, **extra: Any) -> Game:
+    """Red's Movement phase: ``tac`` (two Marines, Ld 8, with ``extra`` fields such as a status) at (20, 20) and
+    (22, 20), joined by ``cap`` at (22, 18.5); blue's one squad far away (judge rounds 58 and 59)."""
+    return game(scenario(ruleset, [{**squad("tac", 20, 20, n=2), **extra},
+                                   {**hero("cap", 22, 18.5, ld=cap_ld), "joined": "tac"}]))
+
+
 def hive_tyrant_with(escort: dict[str, Any]) -> Game:
     """4th edition, red's Shooting phase: a Hive Tyrant (an independent Monstrous Creature, 60mm) at (32, 24) joined to
     ``escort`` (its models beside him); blue's three Termagants (gants) at (42-46, 14), the enemy closest to dev; red's
@@ -183,17 +190,20 @@ def next_turn_to(g: Game, side: str, phase: str) -> None:
 
 
 def brute(state: Any, action: dict[str, Any], read: Callable[[Game], Any],
-          positions: bool = False) -> dict[Any, Fraction]:
+          positions: bool = False, reads_log: bool = False) -> dict[Any, Fraction]:
     """Return the distribution of ``read`` after ``action``, enumerated twice (merged, and die by die) and asserted
     equal: the brute-force oracle of the exact odds.  ``positions``: ``read`` asks where models end, so the merged
-    enumeration places every branch (else it places one)."""
+    enumeration places every branch (else it places one).  ``reads_log``: ``read`` reads the game's log, so the merged
+    enumeration is told it reads each event by its kind and words (``event_view``; without it a loop's merged carries
+    keep one representative log, as dice.loop says)."""
 
     def play(dice: Dice) -> Any:
         played = Game(state, dice)
         played.apply(action, dice=dice)
         return read(played)
 
-    fast = enumerate_outcomes(play, positions=positions)
+    fast = enumerate_outcomes(play, positions=positions,
+                              event_view=(lambda e: (e.kind, e.message)) if reads_log else None)
     assert fast == enumerate_outcomes(play, fine=True)
     return dict(fast)
 

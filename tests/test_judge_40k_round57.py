@@ -82,7 +82,7 @@ from typing import Any
 
 import pytest
 
-from herohammer.dice import ScriptedDice, enumerate_outcomes
+from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.scenario import state_to_data
 from herohammer.units import Status
@@ -348,21 +348,6 @@ def slain_by_the_captain(p: Game) -> tuple[bool, bool]:
     return "b1" in names, "b2" in names
 
 
-def log_brute(state: Any, action: dict[str, Any], read: Any) -> dict[Any, Fraction]:
-    """``brute`` for a ``read`` of the game's log: the merged enumeration is told it reads each event through its kind
-    and words (``event_view``; without it a loop's merged carries keep one representative log, as dice.loop says),
-    and held equal to the die-by-die one."""
-
-    def play(dice: Any) -> Any:
-        played = Game(state, dice)
-        played.apply(action, dice=dice)
-        return read(played)
-
-    fast = enumerate_outcomes(play, positions=False, event_view=lambda e: (e.kind, e.message))
-    assert fast == enumerate_outcomes(play, fine=True)
-    return dict(fast)
-
-
 @pytest.mark.rule("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only",
                   "published.initiative")
 @EDITIONS
@@ -387,8 +372,8 @@ def test_a_lone_captain_splits_his_attacks_between_the_boyz_he_touches(ruleset: 
     b1, b2 = Fraction(5, 9), Fraction(1, 3)
     expected = {(True, True): b1 * b2, (True, False): b1 * (1 - b2), (False, True): (1 - b1) * b2,
                 (False, False): (1 - b1) * (1 - b2)}
-    assert log_brute(split, FIGHT_CAP, slain_by_the_captain) == expected
-    assert log_brute(h.state, FIGHT_CAP, slain_by_the_captain) == expected
+    assert brute(split, FIGHT_CAP, slain_by_the_captain, reads_log=True) == expected
+    assert brute(h.state, FIGHT_CAP, slain_by_the_captain, reads_log=True) == expected
     faces = [6, 6, 1, 6, 6] + [1] * 30
     events = g.apply(FIGHT_CAP, dice=ScriptedDice(faces))
     blows = [e for e in kinds(events, "attacks") if e.message.startswith("Cap")]

@@ -69,16 +69,12 @@ from herohammer.game import Game
 from herohammer.scenario import state_to_data
 
 from _cli import run
-from _w40k import pass_odds, two_d6_at_most, assert_illegal, assert_legal, game, hero, next_turn_to, saved_and_loaded, scenario, squad
+from _w40k import (pass_odds, two_d6_at_most, assert_illegal, assert_legal, game, hero, next_turn_to, saved_and_loaded,
+                   scenario, squad, tac_with_captain)
 
 TEST = {"do": "test", "unit": "tac", "characteristic": "Ld"}
 LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
 MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
-
-
-def squad_with_captain(ruleset: str, cap_ld: int) -> Game:
-    """Red's Movement phase: ``tac`` (two Marines, Ld 8) at (20, 20) and (22, 20), joined by ``cap`` at (22, 18.5)."""
-    return game(scenario(ruleset, [squad("tac", 20, 20, n=2), {**hero("cap", 22, 18.5, ld=cap_ld), "joined": "tac"}]))
 
 
 # == 1. 4th edition: the Captain's lower Leadership, the player's pick =============================================
@@ -92,7 +88,7 @@ def test_40k4_the_player_may_pick_the_captains_lower_leadership_and_the_stated_c
     (Ld 8) with its Captain (Ld 7) tests on 8 by default, on 7 if the player names it (both citing the character
     clause, which leaves the pick to the shared rule); 9, no model's value, is refused; a Captain of Ld 9 forces his
     9. rules.yaml's statement must not claim the unit "uses its own" where the player may name the Captain's 7."""
-    g = squad_with_captain("40k4", 7)
+    g = tac_with_captain("40k4", 7)
     for chosen, expected in ((None, 8), (8, 8), (7, 7)):
         action = TEST if chosen is None else {**TEST, "leadership": chosen}
         assert_legal(g, action, "40k4.char.leadership", "core.test.leadership-choice")
@@ -100,7 +96,7 @@ def test_40k4_the_player_may_pick_the_captains_lower_leadership_and_the_stated_c
         assert pass_odds(g, action) == two_d6_at_most(expected)
     assert two_d6_at_most(7) == Fraction(21, 36) and two_d6_at_most(8) == Fraction(26, 36)
     assert_illegal(g, {**TEST, "leadership": 9}, "core.test.leadership-choice")
-    higher = squad_with_captain("40k4", 9)
+    higher = tac_with_captain("40k4", 9)
     for chosen in (7, 8):
         assert_illegal(higher, {**TEST, "leadership": chosen}, "40k4.char.leadership")
 
@@ -132,7 +128,7 @@ def test_40k3_a_squad_tests_on_its_captains_lower_leadership_until_he_leaves(
     Captain of Ld 7 tests on 7 (exact 21/36), and naming its own 8 is refused by the character clause. Next turn
     he leaves (40k3.ic.leave: more than 2" from the nearest model): the squad tests on its own 8 (26/36) by the shared
     rule, citing no character clause. Undone, his 7 again; saved and loaded, the same."""
-    g = squad_with_captain("40k3", 7)
+    g = tac_with_captain("40k3", 7)
     assert_legal(g, TEST, "40k3.char.leadership")
     assert "Ld 7 (Cap)" in g.check(TEST).reason
     assert pass_odds(g, TEST) == two_d6_at_most(7) == Fraction(21, 36)

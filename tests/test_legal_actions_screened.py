@@ -24,7 +24,8 @@ from herohammer.actions import parse_action
 from herohammer.errors import HerohammerError
 from herohammer.game import Game
 from herohammer.geometry import Base, Placed, coherent, overlapping_pairs
-from herohammer.scenario import load_scenario, state_from_data
+from herohammer.dice import SeededDice
+from herohammer.scenario import load_scenario, read_data, state_from_data
 from herohammer.state import GameState
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,6 +73,47 @@ def test_random_walks_from_the_40k_examples_keep_the_full_judgings_list(name: st
         legal = game.legal_actions()
         moves = [a for a in legal if a.do in ("move", "join", "leave")]
         game.apply(rng.choice(moves if moves and rng.random() < 0.8 else legal))
+
+
+@pytest.mark.parametrize("name", [n for n in EXAMPLES if n.startswith("t9a")])
+def test_random_walks_from_the_9th_age_examples_keep_the_full_judgings_list(name: str) -> None:
+    """Charges (their variants screened at once), reactions, moves, shots and fights as a seeded game meets them."""
+    rng = random.Random(name)
+    game = Game.load(ROOT / "examples" / name, SeededDice(7))
+    for _ in range(14):
+        _assert_same_list(game.state)
+        legal = game.legal_actions()
+        if not legal:
+            break
+        busy = [a for a in legal if a.do != "end_phase"]
+        game.apply(rng.choice(busy if busy and rng.random() < 0.7 else legal))
+
+
+def test_a_charges_variants_are_ruled_at_once_and_a_refused_one_is_left_out() -> None:
+    """The whole-turn example's reactions and redirects share their charge's declaration: each is settled by the
+    screen.  With the Orc Archers moved behind the Conclave (within its reach, out of its Front Arc), the Conclave's
+    charge at the Warriors redirected to them is refused: it is left out, and judging it refuses it too."""
+    data = read_data(ROOT / "examples" / "t9a_whole_turn.yaml")
+    data.pop("plan")
+    state = state_from_data(data)
+    ruleset = Game(state).ruleset
+    screened = list(ruleset.screened_candidates(state))
+    variants = [a for a, _ in screened if a.do == "charge" and (a.reaction or a.redirect)]
+    assert variants and all(sure for a, sure in screened if a in variants)
+    assert not any(sure for a, sure in screened if a not in variants)
+    _assert_same_list(state)
+
+    archers = next(u for u in data["sides"]["orcs"] if u["id"] == "orc_archers")
+    archers["formation"] = {"position": [42, 12], "facing": 0, "files": 5}
+    behind = state_from_data(data)
+    ruleset = Game(behind).ruleset
+    redirect = parse_action({"do": "charge", "unit": "conclave", "target": "orc_warriors", "reaction": "flee",
+                             "redirect": "orc_archers"})
+    assert redirect in list(ruleset.candidate_actions(behind))
+    assert redirect not in [a for a, _ in ruleset.screened_candidates(behind)]
+    refused = ruleset.judge(behind, redirect).ruling
+    assert not refused.legal and "Front Arc" in refused.reason
+    assert _assert_same_list(behind) > 0
 
 
 def test_the_screen_settles_the_sampled_moves_of_a_unit_in_the_open() -> None:

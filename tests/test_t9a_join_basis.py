@@ -3,7 +3,7 @@
 Listing legal actions proposes a join for each front-rank file of each unit (and each rank
 choice of a single rank).  Who may join whom, the unit's slots and its members are worked
 out once per state; when every model stands on one base size, the places the joined unit
-stands on are the same whatever the file, so Unit Spacing is measured once per shape of
+stands on are the same whatever the file, so Unit Spacing and the table edge are looked at once per shape of
 the new formation.  Each candidate here is ruled on a state that has ruled on every
 other join first (everything remembered) and on a state built anew for it alone
 (nothing remembered): the rulings, the legal lists and the joined states must be equal.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ from _t9a import HERO, ORC, SPEAR
 from herohammer.actions import Join
 from herohammer.dice import SeededDice
 from herohammer.errors import ScenarioError
+from herohammer.formations import front_rank_test, place_in_front_rank
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
 
@@ -79,3 +81,29 @@ def test_every_join_rules_as_a_join_ruled_on_a_state_of_its_own(n: int, files: i
     for group in game.ruleset.fallback_candidates(game.state, list(expected)):  # a move back or aside (round 59)
         expected.extend([a for a in group if Game(state_from_data(data)).check(a).legal][:1])
     assert listed == expected
+
+
+@pytest.mark.rule("t9a.join.position")
+def test_a_join_that_would_put_a_base_off_the_table_names_the_model_its_file_pushes_there() -> None:
+    """A 5-wide unit of 10 two ranks from the table's back edge: whichever file the Hero joins, the model his join
+    pushes into a new rear rank would stand off the table.  The check is made once for the unit's slots (they are the
+    same whatever the file), but each refusal names the model that file's order puts there."""
+    data = {"ruleset": "t9a", "turn": 1, "phase": "movement", "active": "highborn", "table": {"width": 72, "depth": 48},
+            "sides": {"highborn": [
+                {"id": "spearmen", "formation": {"position": [36, 2.0], "facing": 0, "files": 5},
+                 "models": [{"name": f"spear{i}", "profile": SPEAR, "base": [20, 20]} for i in range(1, 11)]},
+                {"id": "hero", "character": "independent",
+                 "models": [{"name": "Hero", "profile": HERO, "base": [20, 20], "at": [36, 5]}]}],
+                "orcs": [{"id": "orcs", "formation": {"position": [36, 40], "facing": 180, "files": 5},
+                          "models": [{"name": f"orc{i}", "profile": ORC, "base": [25, 25]} for i in range(1, 6)]}]}}
+    game = Game.from_data(data)
+    spearmen = game.state.unit("spearmen")
+    assert spearmen.formation is not None
+    for file in range(5):
+        pushed = place_in_front_rank(spearmen.formation, "Hero", file, front_rank_test(game.state, spearmen), None)
+        rear = pushed.order[10]  # the one model of the new third rank, 0.03" from the edge: off the table
+        ruling = game.check({"do": "join", "character": "hero", "unit": "spearmen", "position": file})
+        assert not ruling.legal and f"{rear} would end off the 72x48\" table" in ruling.reason
+        assert {"t9a.join.position", "published.t9a-move"} <= set(ruling.rules)
+    assert len({place_in_front_rank(spearmen.formation, "Hero", f, front_rank_test(game.state, spearmen), None).order[10]
+                for f in range(5)}) == 5

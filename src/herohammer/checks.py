@@ -86,6 +86,12 @@ class LeadershipTestKind(StrEnum):
     RESTRAIN_PURSUIT = "Restrain Pursuit"
 
 
+#: The clause by which a named test (Morale, Regroup, Last Man Standing, Target Priority ...) is a Leadership test, so
+#: what decides a Leadership test (the unit's value, a character's, the player's pick) decides it: cited by every
+#: named test a ruleset rolls, as the judge's own `test` cites it (judge round 59).
+LEADERSHIP_KINDS = "core.test.leadership-kinds"
+
+
 @implements("core.test.leadership", "core.test.leadership-kinds")
 def leadership_test(
     dice: Dice,

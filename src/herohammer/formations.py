@@ -281,11 +281,12 @@ def front_rank_problems(formation: Formation, front: Callable[[str], bool]) -> l
     further back, and then in the foremost rank it can: never behind a rank with a model without Front Rank in it.
     """
     files = max(1, formation.files)
-    plain = [k // files for k, n in enumerate(formation.order) if not front(n)]
-    if not plain:
+    order = formation.order
+    flags = list(map(front, order))  # each name asked once (a join asks it of every model of the unit)
+    if all(flags):
         return []
-    foremost = min(plain)
-    return [n for k, n in enumerate(formation.order) if front(n) and k // files > foremost]
+    foremost = flags.index(False) // files  # the first slot without Front Rank is in the foremost such rank
+    return [n for k, (n, ranked) in enumerate(zip(order, flags)) if ranked and k // files > foremost]
 
 
 @implements("t9a.char.front-rank")

@@ -148,6 +148,11 @@ class Base:
         return self.width_mm / MM_PER_INCH / 2.0, self.depth_mm / MM_PER_INCH / 2.0
 
     @cached
+    def least_side_mm(self) -> float:
+        """Give the base's narrower side in mm (its diameter if round), worked out once per base size."""
+        return min(self.width_mm, self.depth_mm)
+
+    @cached
     def reach_inches(self) -> float:
         """Give the radius of the smallest circle about the centre holding the base (its half diagonal if square-cornered).
 

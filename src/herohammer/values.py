@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import fields
+from itertools import islice
 from operator import itemgetter
 from typing import Any, ClassVar, Generic, TypeVar, overload
 
@@ -45,15 +46,25 @@ def _field_names(value: Any) -> tuple[str, ...]:
 
 
 def drop_oldest(kept: dict[Any, Any]) -> None:
-    """Forget a bounded memo's oldest entry, as games played in threads at once may ask together.
+    """Forget a bounded memo's oldest entries, an eighth of them at once, as games played in threads at once may ask
+    together.
 
-    The look-up of the oldest key and its delete are two steps: another thread may have dropped
-    that entry, or changed the memo, in between, which is no error (the memo is only a memo).
+    A dict keeps the places of the entries deleted from its front until it next grows, and its first key is found
+    past them: dropping one entry per insert made every look-up of the oldest walk further (a memo kept full by a
+    search spent more there than in what it remembers).  Dropping a share at once walks that stretch once per share.
+    The look-up of the oldest keys and their deletes are two steps: another thread may have dropped those entries,
+    or changed the memo, in between, which is no error (the memo is only a memo).
     """
     try:
-        kept.pop(next(iter(kept)), None)
-    except (RuntimeError, StopIteration):  # changed or emptied meanwhile by another thread
-        pass
+        oldest = list(islice(kept, max(1, len(kept) // _DROPPED_SHARE)))
+    except RuntimeError:  # changed meanwhile by another thread
+        return
+    for key in oldest:
+        kept.pop(key, None)
+
+
+#: ``drop_oldest`` forgets this fraction (one in so many) of a full memo's entries at once.
+_DROPPED_SHARE = 8
 
 
 K = TypeVar("K")

@@ -386,6 +386,15 @@ class Ruleset:
             return Judgement(Ruling.forbid(problem, "published.bases-apart"))
         return Judgement(ruling, resolved)
 
+    def judged_as_ruled(self, do: str) -> bool:
+        """Say whether ``judge_checked`` gives an action of this kind its ``rule_<do>`` ruling unchanged once the turn
+        sequence's checks pass: no field is barred (``unread_fields``) and no placing check follows the rule (its
+        models are placed by dice, or looked at only if it is applied).  A screen that has seen those checks pass may
+        then ask the rule alone (``screened_candidates``)."""
+        if self.unread_fields.get(do):
+            return False
+        return do not in PLACING or self._placing(do) != _NOW
+
     def _placing(self, do: str) -> str:
         """Say how ``_bases_apart`` looks at a placing action: its result worked out only if applied (``_LATER``), its
         models placed by dice and looked at when resolved (``_ROLLED``), or resolved now to look (``_NOW``); kept per

@@ -11,14 +11,14 @@ Charge move, Stand and Shoot) are in charging.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from ..catalogue import implements
 from ..charging import CHARGE_BONUS_RULES, CHARGE_RULE, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE
 from ..dice import Dice
-from ..errors import ScenarioError
+from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (CHARACTER_RULE, Formation, RankChoice, arrange, front_rank_problems, front_rank_test,
                           front_ranked, is_character)
@@ -40,8 +40,10 @@ from .t9a_discipline import MARCH_RULE, march_failed_refusal, shaken_refusal
 from .t9a_joins import FLY_RULE
 from .t9a_charges import PANIC_RULE, charge_rules, ChargeRules
 
+from ..actions import Charge, EndPhase, Join, Leave, Move  # built by every listing of legal actions
+
 if TYPE_CHECKING:
-    from ..actions import Action, Charge, Fight, Join, Leave, Move, Reform, TakeTest
+    from ..actions import Action, Fight, Reform, TakeTest
 
 
 LAST_SURVIVOR = "t9a.combined.last-survivor"
@@ -51,6 +53,16 @@ def _tests_as(unit: Unit) -> str:
     """Say that a last survivor takes a test as the destroyed unit he is (t9a.combined.last-survivor)."""
     return f"{unit.id} is all that is left of {unit.last_of} and takes its tests as it [{LAST_SURVIVOR}]"
 
+
+def _varies(charge: Charge) -> bool:
+    """Say whether a charge candidate names more than its declaration: a reaction, a redirect or a chosen weapon."""
+    return (charge.reaction is not None or charge.redirect is not None or charge.reaction_weapon is not None
+            or charge.redirect_reaction_weapon is not None)
+
+
+#: The state's memo key (with the ruleset's class) of whether each unit charges flying unless it declares otherwise
+#: (``NinthAge.flies_unless_declared``).
+_FLYING = "t9a charges flying unless declared"
 
 #: The state's memo key of ``_renamed_now``.
 _RENAMED = "t9a names read as their last survivors"
@@ -151,11 +163,13 @@ class NinthAge(ChargeRules):
         if not fields:
             return action
         renamed = state.remember(_RENAMED, lambda: _renamed_now(state))  # (most states: none)
-        changed: dict[str, object] = {f: renamed[name] for f in fields if (name := getattr(action, f)) in renamed}
+        values = action.__dict__  # every field (``Action.trusted``), read without an attribute look-up each
+        changed: dict[str, object] = {f: renamed[name] for f in fields if (name := values[f]) in renamed} \
+            if renamed else {}
         if action.do == "fight":  # the names a fight lists: the Break order, the pursuers and whom they pursue
             changed.update(_fight_lists_now(state, cast("Fight", action)))
-        if action.do == "charge" and getattr(action, "fly") is None \
-                and self.flies_unless_declared(state, str(changed.get("unit", getattr(action, "unit")))):
+        if action.do == "charge" and values["fly"] is None \
+                and self.flies_unless_declared(state, str(changed.get("unit", values["unit"]))):
             changed["fly"] = True  # a charge that cannot fly keeps None, which every rule reads as not flying
         return cast("Act", action.updated(**changed)) if changed else action
 
@@ -165,10 +179,13 @@ class NinthAge(ChargeRules):
         unit has Fly, or the character charging out has it). The 2022 text, Fly: "When declaring a Charge with a unit
         with Fly, you must declare if the unit will not use Flying Movement for the Charge Move": flying is the
         default, ``fly: false`` the declaration. Read once, before every ruling and resolution (``named_now``)."""
-        if not state.has_unit(unit_id) or not state.unit(unit_id).alive:
-            return False
-        return state.remember((type(self), "flies", unit_id), lambda: self.charge_rates(
-            state, state.unit(unit_id), bool(state.unit(unit_id).joined), True) is not None)
+        flying: dict[str, bool] = state.remember((type(self), _FLYING), dict)  # by unit id, once per state
+        known = flying.get(unit_id)
+        if known is None:
+            unit = state.unit(unit_id) if state.has_unit(unit_id) else None
+            known = flying[unit_id] = unit is not None and unit.alive and \
+                self.charge_rates(state, unit, bool(unit.joined), True) is not None
+        return known
 
     def phase_rules(self, state: GameState, action: Act) -> tuple[str, ...]:
         """Cite the clause that ties an action to its phase: a charge's is the charge rule (a character's out of his
@@ -301,10 +318,31 @@ class NinthAge(ChargeRules):
         return super().end_turn(replace(state, units=cleared))
 
     # -- listing -----------------------------------------------------------------
+    def screened_candidates(self, state: GameState) -> Iterator[tuple[Action, bool]]:
+        """Propose ``candidate_actions``; a charge's variants are ruled here at once and kept only when legal (sure).
+
+        A variant (a Charge Reaction named, a redirect, a weapon for a Stand and Shoot) follows its plain charge, by
+        the same unit of the side to play in the Charge phase, which ``Game.legal_actions`` judges in full first.
+        Both share the declaration, ruled once per state (``rule_charge``); what judging a variant adds is only
+        ``rule_charge``'s ruling on its reaction and redirect, so that alone is asked (where ``judged_as_ruled``
+        says judging adds nothing after the rule).  A variant refused is left out: surely refused.
+        ``tests/test_legal_actions_screened.py`` holds the list to judging every candidate in full.
+        """
+        alike = (state.phase is Phase.CHARGE and "charge" in self.phase_spec(state.phase).actions
+                 and self.judged_as_ruled("charge"))
+        for action in self.candidate_actions(state):
+            if not (alike and isinstance(action, Charge) and _varies(action)):
+                yield action, False
+                continue
+            try:
+                legal = self.rule_charge(state, self.named_now(state, action)).legal
+            except IllegalActionError:  # a unit it names is not there: refused, as judging says
+                legal = False
+            if legal:
+                yield action, True
+
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose joins, leaves, moves and charges for the active side, then ending the phase."""
-        from ..actions import Charge, EndPhase, Join, Leave, Move
-
         mine = state.side_units(state.active)
         enemies = state.enemies_of(state.active)
         for u in mine:
@@ -355,8 +393,8 @@ class NinthAge(ChargeRules):
                     yield Move.trusted(do="move", unit=u.id, march=True,
                                        to=((start[0] - math.sin(t) * far, start[1] + math.cos(t) * far),))
             # a character in a unit, or one leading a unit of characters (a last survivor others joined, round 59)
-            leads = u.joined is None and is_character(u) and bool(state.joined_to(u.id))
-            if (u.joined or leads) and u.models and state.phase is Phase.MOVEMENT:  # in the Charge phase: a charge out
+            if state.phase is Phase.MOVEMENT and u.models and (u.joined or (state.joined_to(u.id) and is_character(u))):
+                # in the Charge phase he leaves by a charge out
                 m = u.models[0]
                 t = math.radians(m.facing)
                 step = float(advance_rate(u))
@@ -373,8 +411,6 @@ class NinthAge(ChargeRules):
         it, the first legal one kept.  A unit that may not move at all (moved, engaged, fleeing, halted, Shaken) is
         not tried, so the common case pays a look at each unit's statuses.
         """
-        from ..actions import Move
-
         if state.phase is not Phase.MOVEMENT:
             return
         moving = {a.unit for a in legal if a.do == "move"}

@@ -42,8 +42,10 @@ from .t9a_discipline import (GENERAL_RULE_ID, MARCH_RULE, shaken_refusal, BATTLE
                               SHAKEN_RULE)
 from .t9a_joins import FLY_RULE, JoinRules
 
+from ..actions import Charge  # built by every listing of legal actions
+
 if TYPE_CHECKING:
-    from ..actions import Action, Charge, Move, WeaponChoice
+    from ..actions import Action, Move, WeaponChoice
 
 
 #: ``GameState.remember`` key: a charged unit's Stand and Shoot, ruled once per state charged from (``_stand_and_shoot``).
@@ -175,8 +177,6 @@ class ChargeRules(JoinRules):
         """Propose a charge at ``target`` that Flees (named, or a unit already fleeing) with each redirect the charger
         could declare (published.t9a-redirect-charge: another unit it could charge), the new target reacting by
         default, and each other weapon that unit could Stand and Shoot with (``redirect_reaction_weapon``)."""
-        from ..actions import Charge
-
         flees = {} if target.has(Status.FLEEING) else {"reaction": "flee"}  # a unit already fleeing Flees unasked
         for other in viable:
             if other.id == target.id:

@@ -424,17 +424,23 @@ class JoinRules(Ruleset):
             shape = (new.position, new.facing, new.files, new.slot_mm, len(new.order))
             problem = state.remember(("t9a join spacing", basis.group, model.base, shape), lambda: spacing_problem(
                 state, [(m, points[m.name]) for m in basis.models], set(basis.group), new.facing))
+            # the same slots whatever file he joins in: whether one is off the table is looked at once too (the model
+            # it would be, which the refusal names, is the one this order puts there)
+            off = state.remember(("t9a join table edge", basis.group, model.base, shape), lambda: table_edge_problem(
+                state, [(m, points[m.name]) for m in basis.models]) is not None) and table_edge_problem(
+                state, [(m, points[m.name]) for m in basis.models])
             in_slots = basis.fits
         else:
             placed = [(m, points[m.name]) for m in basis.models if m.name in points]
             problem = spacing_problem(state, placed, set(basis.group), new.facing)
+            off = table_edge_problem(state, placed)
             slot_w, slot_d = new.slot_mm
             in_slots = len(placed) == basis.names + 1 == len(new.order) == len(set(new.order)) and all(
                 m.base.width_mm <= slot_w and m.base.depth_mm <= slot_d for m, _ in placed)
         if problem:
             raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: the unit {problem}", "t9a.join.position",
                           SPACING_RULE)
-        if off := table_edge_problem(state, [(m, points[m.name]) for m in basis.models if m.name in points]):
+        if off:
             raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: {off}", "t9a.join.position",
                           "published.t9a-move")
         if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)

@@ -442,8 +442,15 @@ def contact_move(models: Sequence[Model], pairs: Sequence[tuple[Placed, Placed]]
 
 
 def _path_hits(model: Model, to: Point, other: Model) -> bool:
-    radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - APART
-    return sweep_hits(model.at, to, radius, other.placed) and distance(model.placed, other.placed) > APART
+    """Say whether a model's straight move to ``to`` passes through ``other`` (its inscribed disc swept meets the other
+    base), not touching it where it starts."""
+    radius = model.base.least_side_mm / 25.4 / 2.0 - APART
+    if not sweep_hits(model.at, to, radius, other.placed):
+        return False
+    start, there = model.placed, other.placed
+    if math.dist(start.at, there.at) - start.base.reach_inches - there.base.reach_inches > APART + 1e-9:
+        return True  # their bounding circles stand apart by more: so do the bases (not touching), unmeasured
+    return distance(start, there) > APART
 
 
 def detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = ()) -> GameState:

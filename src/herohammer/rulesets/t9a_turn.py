@@ -29,6 +29,8 @@ from .t9a_rally import Rallying
 from .t9a_shooting import ShootingPhase
 from .t9a_weapons import weapon_choices
 
+from ..actions import Cast, Fight, Rally, Shoot  # built by every listing of legal actions
+
 if TYPE_CHECKING:
     from ..actions import Action, Charge, TakeTest
 
@@ -50,8 +52,6 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
 
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose the phase's own actions (shooting, casting, fighting), then the character moves."""
-        from ..actions import Cast, Fight, Rally, Shoot
-
         if state.phase is Phase.CHARGE:
             for uid in self.rallies_due(state):
                 yield Rally.trusted(do="rally", unit=uid)

@@ -797,6 +797,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{character.id} has already moved this phase: joining is a move, and a model "
                                  "moves once a phase", self.join_rule, self.move_rule)
         if problem := self._mover_checks(state, character):
+            if character.has(Status.REGROUPED):
+                # joining is a move, which a regrouped unit makes no more this phase, and out of his unit a leave too:
+                # cited as the leave's refusal and a join after his own move are (judge round 59: regroup alone)
+                leaving = (self.leave_rule,) if character.joined not in (None, host.id) else ()
+                return Ruling.forbid(problem.reason, *leaving, self.join_rule, *problem.rules)
             return problem
         if character.joined == host.id:
             return Ruling.forbid(f"{character.id} is already part of {host.id}", self.join_rule)

