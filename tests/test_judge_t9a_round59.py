@@ -32,8 +32,10 @@ Found wrong (each first committed as a strict xfail, then fixed and its mark rem
    after the candidates, keeping each group's first legal one; t9a tries a unit whose forward moves were both refused
    back, then left and right, at its Advance Rate and then at half (a unit that may not move at all is not tried).
    The bundled t9a_captain_joins_spearmen.yaml is such a position (its Captain stands before the Spearmen): they are
-   offered 5" back now. `benchmarks/bench_speed.py --only legal_actions`: 1.047 ms against 1.044 ms before. The tests
-   that hold legal_actions to judging every candidate count the fallbacks too (12fc5c0d).
+   offered 5" back now, one move more judged: that example's legal_actions 0.85 -> 0.96 ms, which makes it the
+   slowest example (t9a_whole_turn's 0.93 ms before): `benchmarks/bench_speed.py --only legal_actions` about +4%
+   (measured in process, best of 20, on main merged). The tests that hold legal_actions to judging every candidate
+   count the fallbacks too (12fc5c0d).
 2. Silent (xfail 7ef3b076, fixed 79169504): the leader of a unit of characters (here the last survivor a Mage joined,
    t9a.join.character-units, t9a.combined.last-survivor) was never offered his leave in the Movement phase, only the
    characters joined to him; his leave is legal (t9a.leave.when, t9a.leave.move). ``candidate_actions`` now proposes
