@@ -104,10 +104,10 @@ def test_the_friend_of_a_unit_whose_last_survivor_falls_tests_for_that_unit_dest
     g = saved_and_loaded(g)
     play_to(g, "melee", "elves")
     before = g.state
-    g.apply({"do": "fight", "unit": "spears"})
+    g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 10))  # the orcs miss: he must live to the next fight
     g.undo()
     assert g.state == before
-    g.apply({"do": "fight", "unit": "spears"})
+    g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 10))
     play_to(g, "melee", "orcs")
     events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6, 6, 6, 6, 1, 1, 3, 3]))
     panic = [e for e in events if e.kind == "panic"]

@@ -33,9 +33,12 @@ EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.yaml"))
 
 
 def _judged_in_full(state: GameState) -> list[Any]:
-    """The reference: every candidate judged on its own."""
+    """The reference: every candidate judged on its own, then each fallback group's first legal try."""
     ruleset = Game(state).ruleset
-    return [a for a in ruleset.candidate_actions(state) if ruleset.judge(state, a).ruling.legal]
+    legal = [a for a in ruleset.candidate_actions(state) if ruleset.judge(state, a).ruling.legal]
+    for group in ruleset.fallback_candidates(state, list(legal)):
+        legal.extend([a for a in group if ruleset.judge(state, a).ruling.legal][:1])
+    return legal
 
 
 def _assert_same_list(state: GameState) -> int:

@@ -141,7 +141,10 @@ def test_cheap_judging_rules_as_full_judging_on_every_candidate(name: str) -> No
                     left_out += 1
         game = Game(state)
         every = _every_candidate(fast, state)
-        assert game.legal_actions() == [a for a in every if full.judge(state, a).ruling.legal]
+        expected = [a for a in every if full.judge(state, a).ruling.legal]
+        for group in fast.fallback_candidates(state, list(expected)):  # a unit's move back or aside (round 59)
+            expected.extend([a for a in group if full.judge(state, a).ruling.legal][:1])
+        assert game.legal_actions() == expected
     assert judged > 50 and legal > 10  # the positions leave room both to refuse and to allow
     assert left_out or name != "t9a_whole_turn.yaml"  # its archers stand beyond the Spearmen's reach
 

@@ -165,8 +165,10 @@ class Game:
         """Return concrete legal actions for the active side (moves sampled, not exhaustive)."""
         state = self.state
         if self._legal is None or self._legal[0] is not state:
-            self._legal = (state, [a for a, sure in self.ruleset.screened_candidates(state)
-                                   if sure or self._judge(a).ruling.legal])
+            legal = [a for a, sure in self.ruleset.screened_candidates(state) if sure or self._judge(a).ruling.legal]
+            for group in self.ruleset.fallback_candidates(state, legal):
+                legal.extend(next(([a] for a in group if self._judge(a).ruling.legal), []))
+            self._legal = (state, legal)
         return list(self._legal[1])
 
     def why_no_actions(self) -> Ruling | None:

@@ -459,6 +459,12 @@ class Ruleset:
         """
         return ((action, False) for action in self.candidate_actions(state))
 
+    def fallback_candidates(self, state: GameState, legal: Sequence[Action]) -> Iterable[tuple[Action, ...]]:
+        """Propose, after ``legal`` (the candidates found legal), groups of other tries ``Game.legal_actions`` judges
+        in order, keeping each group's first legal one: what to offer where a sampled candidate was refused (t9a: a
+        unit whose forward moves end on a friend is offered a move back or aside).  By default there are none."""
+        return ()
+
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose actions for the active side; ``Game.legal_actions`` keeps the legal ones."""
         from ..actions import EndPhase

@@ -11,7 +11,7 @@ Charge move, Stand and Shoot) are in charging.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -392,12 +392,41 @@ class NinthAge(ChargeRules):
                 if far > step + EPSILON:
                     yield Move.trusted(do="move", unit=u.id, march=True,
                                        to=((start[0] - math.sin(t) * far, start[1] + math.cos(t) * far),))
-            if u.joined and u.models and state.phase is Phase.MOVEMENT:  # in the Charge phase: the charge out
+            # a character in a unit, or one leading a unit of characters (a last survivor others joined, round 59)
+            if state.phase is Phase.MOVEMENT and u.models and (u.joined or (state.joined_to(u.id) and is_character(u))):
+                # in the Charge phase he leaves by a charge out
                 m = u.models[0]
                 t = math.radians(m.facing)
                 step = float(advance_rate(u))
                 yield Leave.trusted(do="leave", character=u.id, to=(m.at[0] - math.sin(t) * step, m.at[1] + math.cos(t) * step))
         yield EndPhase.trusted(do="end_phase")
+
+    @implements("published.t9a-move")
+    def fallback_candidates(self, state: GameState, legal: Sequence[Action]) -> Iterable[tuple[Action, ...]]:
+        """Offer a unit whose forward Advance and March were both refused a move back or aside (judge round 59).
+
+        The forward moves ``candidate_actions`` samples can end on a friend standing before the unit (a character
+        whose failed charge out left him there), though the unit may move any way up to its rate (published.t9a-move,
+        a move straight to a new front centre): back, then left and right, at its Advance Rate and then at half of
+        it, the first legal one kept.  A unit that may not move at all (moved, engaged, fleeing, halted, Shaken) is
+        not tried, so the common case pays a look at each unit's statuses.
+        """
+        if state.phase is not Phase.MOVEMENT:
+            return
+        moving = {a.unit for a in legal if a.do == "move"}
+        for u in state.side_units(state.active):
+            if u.joined is not None or not u.models or u.id in moving or u.has(Status.HALTED) or u.has(Status.SHAKEN):
+                continue
+            if any(c.has(s) for c in state.combined(u.id) for s in (*MOVED, *BUSY)):
+                continue
+            f = u.formation
+            x, y = f.position if f is not None else u.models[0].at
+            t = math.radians(f.facing if f is not None else u.models[0].facing)
+            ahead, right = (-math.sin(t), math.cos(t)), (math.cos(t), math.sin(t))
+            rate = float(advance_rate(u))
+            yield tuple(Move.trusted(do="move", unit=u.id, to=((x + dx * step, y + dy * step),))
+                        for step in (rate, rate / 2)
+                        for dx, dy in ((-ahead[0], -ahead[1]), (-right[0], -right[1]), right))
 
 
     # -- moving -----------------------------------------------------------------
