@@ -459,7 +459,7 @@ class Ruleset:
         """
         return ((action, False) for action in self.candidate_actions(state))
 
-    def fallback_candidates(self, state: GameState, legal: Sequence[Action]) -> Iterable[tuple[Action, ...]]:
+    def fallback_candidates(self, state: GameState, legal: Sequence[Action]) -> Iterable[Iterable[Action]]:
         """Propose, after ``legal`` (the candidates found legal), groups of other tries ``Game.legal_actions`` judges
         in order, keeping each group's first legal one: what to offer where a sampled candidate was refused (t9a: a
         unit whose forward moves end on a friend is offered a move back or aside).  By default there are none."""

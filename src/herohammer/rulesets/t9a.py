@@ -22,7 +22,7 @@ from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (CHARACTER_RULE, Formation, RankChoice, arrange, front_rank_problems, front_rank_test,
                           front_ranked, is_character)
-from ..geometry import EPSILON, unit_line_of_sight
+from ..geometry import EPSILON, Point, unit_line_of_sight
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
@@ -52,6 +52,15 @@ LAST_SURVIVOR = "t9a.combined.last-survivor"
 def _tests_as(unit: Unit) -> str:
     """Say that a last survivor takes a test as the destroyed unit he is (t9a.combined.last-survivor)."""
     return f"{unit.id} is all that is left of {unit.last_of} and takes its tests as it [{LAST_SURVIVOR}]"
+
+
+def _moves_back_or_aside(unit_id: str, start: Point, ahead: Point, right: Point, rate: float) -> Iterator[Move]:
+    """Yield a unit's moves back, then left and right, at ``rate`` and then at half of it, each built only when asked
+    (``legal_actions`` keeps the first legal one: most often the first)."""
+    x, y = start
+    for step in (rate, rate / 2):
+        for dx, dy in ((-ahead[0], -ahead[1]), (-right[0], -right[1]), right):
+            yield Move.trusted(do="move", unit=unit_id, to=((x + dx * step, y + dy * step),))
 
 
 def _varies(charge: Charge) -> bool:
@@ -402,7 +411,7 @@ class NinthAge(ChargeRules):
         yield EndPhase.trusted(do="end_phase")
 
     @implements("published.t9a-move")
-    def fallback_candidates(self, state: GameState, legal: Sequence[Action]) -> Iterable[tuple[Action, ...]]:
+    def fallback_candidates(self, state: GameState, legal: Sequence[Action]) -> Iterable[Iterable[Action]]:
         """Offer a unit whose forward Advance and March were both refused a move back or aside (judge round 59).
 
         The forward moves ``candidate_actions`` samples can end on a friend standing before the unit (a character
@@ -424,9 +433,7 @@ class NinthAge(ChargeRules):
             t = math.radians(f.facing if f is not None else u.models[0].facing)
             ahead, right = (-math.sin(t), math.cos(t)), (math.cos(t), math.sin(t))
             rate = float(advance_rate(u))
-            yield tuple(Move.trusted(do="move", unit=u.id, to=((x + dx * step, y + dy * step),))
-                        for step in (rate, rate / 2)
-                        for dx, dy in ((-ahead[0], -ahead[1]), (-right[0], -right[1]), right))
+            yield _moves_back_or_aside(u.id, (x, y), ahead, right, rate)
 
 
     # -- moving -----------------------------------------------------------------

@@ -448,7 +448,7 @@ class JoinRules(Ruleset):
         own = set(basis.group) | left_ids  # and the models of the unit he leaves (t9a.leave.move)
         legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
         for a, b in legs:
-            problem = path_problem(state, [(model.moved_to(a), b)], own, action.fly)
+            problem = path_problem(state, [(model if a == model.at else model.moved_to(a), b)], own, action.fly)
             if problem:
                 raise _refuse(f"{ch.id} cannot join that way: {problem} (it moves through the unit it joins, and "
                               "no other)", "t9a.join.position", "published.t9a-move",
