@@ -100,11 +100,12 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     """
     if not movers:
         return None
-    if off := table_edge_problem(state, movers):
-        return off
-    xs = [c for model, to in movers for c in (model.at[0], to[0])]
-    ys = [c for model, to in movers for c in (model.at[1], to[1])]
+    end_xs, end_ys = [to[0] for _, to in movers], [to[1] for _, to in movers]
     reach = max([model.base.reach_inches for model, _ in movers])
+    if not _circles_on_table(state, end_xs, end_ys, reach) and (off := table_edge_problem(state, movers)):
+        return off
+    xs = [*end_xs, *(model.at[0] for model, _ in movers)]
+    ys = [*end_ys, *(model.at[1] for model, _ in movers)]
     low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
     slack = reach + 1e-6 + 1e-9 * max(-low_x, high_x, -low_y, high_y)  # far above float rounding
     low_x, low_y, high_x, high_y = low_x - slack, low_y - slack, high_x + slack, high_y + slack
@@ -150,15 +151,20 @@ def table_edge_problem(state: GameState, movers: Sequence[tuple[Model, Point]]) 
     """Say which model would end with its base off the table, or None: a move, reform, join, leave or charge keeps
     every base wholly on the table (published.t9a-move); only a flee or a pursuit may take a unit off it."""
     width, depth = state.table.width, state.table.depth
-    if movers:  # every base's bounding circle on the table: every base is (``on_table``'s own first look, for all)
-        reach = max([model.base.reach_inches for model, _ in movers])
-        xs, ys = [to[0] for _, to in movers], [to[1] for _, to in movers]
-        if min(xs) - reach >= 0.0 and min(ys) - reach >= 0.0 and max(xs) + reach <= width and max(ys) + reach <= depth:
-            return None
+    if movers and _circles_on_table(state, [to[0] for _, to in movers], [to[1] for _, to in movers],
+                                    max([model.base.reach_inches for model, _ in movers])):
+        return None
     for model, to in movers:
         if not on_table(Placed(model.base, to, model.facing), width, depth):
             return f"{model.name} would end off the {width:g}x{depth:g}\" table at [{to[0]:.2f}, {to[1]:.2f}]"
     return None
+
+
+def _circles_on_table(state: GameState, xs: Sequence[float], ys: Sequence[float], reach: float) -> bool:
+    """Say whether circles of ``reach`` about these centres all lie on the table: then every base in them does
+    (``on_table``'s own first look, for all at once)."""
+    return (min(xs) - reach >= 0.0 and min(ys) - reach >= 0.0 and max(xs) + reach <= state.table.width
+            and max(ys) + reach <= state.table.depth)
 
 
 #: Units keep this gap (inches, edge to edge) from other units when a move ends, charges aside.
