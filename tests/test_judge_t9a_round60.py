@@ -248,8 +248,6 @@ def _binomial(n: int, p: Fraction) -> dict[int, Fraction]:
     return {k: comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)}
 
 
-@pytest.mark.xfail(strict=True, reason="a join to the last survivor, a unit of characters then, does not cite "
-                   "t9a.join.character-units in its ruling nor its event")
 @pytest.mark.rule(LAST, CHARS, "t9a.join.move", PART, "published.t9a-distributing-hits")
 @pytest.mark.parametrize("lone", [False, True])
 def test_the_volley_at_the_last_survivor_and_the_mage_who_joined_him_is_shared_between_them(lone: bool) -> None:
