@@ -119,7 +119,9 @@ def _why_busy(state: GameState, unit: Unit) -> str:
         done = [w for s, w in ((Status.MARCHED, "marched"), (Status.MOVED, "moved")) if host.has(s)]
         if done and not rallied(host):
             return f"it is part of {host.id}, which has {' and '.join(done)} this turn, and it moved with it"
-    return RALLIED_WORDS if rallied(host) else f"it has {' and '.join(done) or 'moved'} this turn"
+    if rallied(host):
+        return RALLIED_WORDS + (f" (he rallied with {host.id}, part of it)" * (host.id != unit.id))
+    return f"it has {' and '.join(done) or 'moved'} this turn"
 
 
 #: What a failed charger is told of Shaken, which the seed gives only a character left in his unit.  Round 56: and
@@ -420,12 +422,19 @@ class ChargeRules(JoinRules):
             return Ruling.forbid(f"a character charged out of {host.id} this turn: {unit.id} cannot declare a charge",
                                  "t9a.charge-out.no-other-charges")
         if unit.joined and host.has(Status.CHARGED):
+            # round 60: he charged with his unit (part of it), so he has charged this turn (the general charge rule,
+            # t9a.leave.when); and a charge out would share the player turn with the unit's charge, which the clause
+            # forbids whichever came first ("in the player turn when a character charges out")
             return Ruling.forbid(f"{host.id} charged this turn: {unit.id}, part of it, cannot declare a charge out of "
-                                 "it", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
+                                 "it (he charged with it, and a charge out and his unit's charge share no player "
+                                 "turn)", *decl, "t9a.join.part-of-unit", "t9a.leave.when",
+                                 "t9a.charge-out.no-other-charges")
         # a character in a unit that moved, marched or rallied this turn moved with it (round 30, t9a.leave.when)
         if not combined_status(state, unit).isdisjoint(BUSY) or not combined_status(state, unit).isdisjoint(MOVED):
+            # round 60: a character who rallied with his unit rallied as part of it
             return Ruling.forbid(f"{unit.id} cannot charge: {_why_busy(state, unit)}", *decl,
-                                 *((RALLY_RULE,) if rallied(host_of(state, unit)) else ()))
+                                 *((RALLY_RULE,) if rallied(host) else ()),
+                                 *(("t9a.join.part-of-unit",) if rallied(host) and unit.joined else ()))
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
             return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
         if shaken := shaken_refusal(state, unit, "declare a charge", whole_unit=not unit.joined):

@@ -64,6 +64,14 @@ def _rank_choice_rules(plan: JoinPlan) -> tuple[str, ...]:
     return ("t9a.join.single-rank",) if full_single else ()
 
 
+@implements("t9a.join.character-units")
+def _character_unit_rules(plan: JoinPlan) -> tuple[str, ...]:
+    """Cite t9a.join.character-units where a character joins a character (a lone one, or the last survivor of a
+    unit): the clause that lets them form a unit made only of characters (round 60: it was cited only by refusals
+    and the leader's leave)."""
+    return ("t9a.join.character-units",) if is_character(plan.host) else ()
+
+
 @dataclass(frozen=True)
 class _JoinBasis:
     """What every join of one character into one unit shares whatever the file (``NinthAge._join_basis``)."""
@@ -286,7 +294,8 @@ class JoinRules(Ruleset):
         where = f"file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank"
         if state.phase is Phase.DEPLOYMENT:
             return Ruling.allow(f"{plan.character.id} is deployed as part of {plan.host.id} ({where})",
-                                "t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank")
+                                "t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank",
+                                *_character_unit_rules(plan))
         marched = plan.moved > plan.advance + EPSILON
         note = _moved_apart_note(plan.host, marched)
         test = self.march_test_note(plan.start or state, plan.character) if marched else ""
@@ -296,7 +305,7 @@ class JoinRules(Ruleset):
             f"{plan.character.id} {out}joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", *_rank_choice_rules(plan),
-            *(("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved") if plan.left else ()),
+            *_character_unit_rules(plan), *(("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved") if plan.left else ()),
             *((FLY_RULE,) if action.fly else ()),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
             *((MARCH_RULE, "core.test.leadership") if test else ()),
@@ -511,7 +520,8 @@ class JoinRules(Ruleset):
             ch = replace(plan.character, joined=plan.host.id, formation=None)
             new = arrange(state.replace_units(ch, replace(plan.host, formation=plan.formation)), plan.host.id)
             return new, [Event("join", f"{ch.id} is deployed as part of {plan.host.id}, in its first rank",
-                               ("t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank"))]
+                               ("t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank",
+                                *_character_unit_rules(plan)))]
         marched = plan.moved > plan.advance + EPSILON
         ch = plan.character.with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
         # a last survivor that joins another unit is part of it, no longer the destroyed unit (t9a.combined.last-survivor)
@@ -526,7 +536,8 @@ class JoinRules(Ruleset):
         return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
             "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
             *(("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved") if plan.left else ()),
-            *_rank_choice_rules(plan), *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
+            *_rank_choice_rules(plan), *_character_unit_rules(plan),
+            *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
 
     # -- leaving ----------------------------------------------------------------
     @places_as_ruled
