@@ -112,3 +112,168 @@ def test_a_captain_who_outlives_his_squad_and_destroys_the_boyz_may_consolidate(
     g.undo()
     g.undo()
     assert_legal(g, FIGHT_TAC)
+
+
+# == 3. both editions: a Captain assaults with his squad, and alone once he has left it ==============================
+
+ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
+MUST = {"40k3": "40k3.char.must-assault", "40k4": "40k4.assault.must-charge"}
+ALONE = {"40k3": "40k3.ic.assault-alone", "40k4": "40k4.assault.alone"}
+LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
+
+
+def squad_with_captain_before_boyz(ruleset: str) -> Game:
+    """Red's Movement phase: tac (two Marines at (20, 20), (22, 20)) joined by cap at (22, 18.5); blue's three Boyz at
+    (20-24, 26), 5" from tac."""
+    boyz = {"id": "boyz", "models": [model(f"b{i + 1}", 20 + 2 * i, 26, 7, ORK) for i in range(3)]}
+    red = [{"id": "tac", "models": [model(f"tac {i + 1}", 20 + 2 * i, 20) for i in range(2)]},
+           {**hero("cap", 22, 18.5), "joined": "tac"}]
+    return game(scenario(ruleset, red, [boyz]))
+
+
+def to_assault_phase(g: Game) -> None:
+    """End red's Movement and Shooting phases."""
+    while g.state.phase.value != "assault":
+        g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
+
+
+@EDITIONS
+@pytest.mark.rule("40k3.char.must-assault", "40k4.assault.must-charge", "40k3.ic.assault-alone",
+                  "40k4.assault.alone", "40k4.cc.locked")
+def test_a_captain_assaults_with_his_squad_and_alone_once_he_has_left_it(ruleset: str) -> None:
+    """Seed 000: "if the unit an independent character is in begins a close combat, the character must begin it
+    too" (40k3.char.must-assault; 4th edition 40k4.assault.must-charge), and he "may begin a close combat on his own
+    if he is no more than 6" from the enemy" (40k3.ic.assault-alone; 40k4.assault.alone). Joined, his own assault
+    is refused by the first clause and the squad's cites it; the squad assaults and he moves in with it, locked with
+    it (40k4.cc.locked). Undone to the Movement phase, he leaves the squad 2.55" from it (the leave clause), saved
+    and loaded: 4.7" from b3 he assaults alone, citing the second clause, and the squad may still assault the same
+    Boyz; left at (26, 19) instead, 6.3" from them, his assault is refused by that clause."""
+    g = squad_with_captain_before_boyz(ruleset)
+    start = g.state
+    to_assault_phase(g)
+    assert_illegal(g, {"do": "assault", "unit": "cap", "target": "boyz"}, MUST[ruleset])
+    assert_legal(g, {"do": "assault", "unit": "tac", "target": "boyz"}, MUST[ruleset])
+    assert offered(g, "assault") == {("tac", "boyz")}
+    events = g.apply({"do": "assault", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([]))
+    assert MUST[ruleset] in kinds(events, "assault")[0].rules
+    assert g.state.unit("cap").models[0].at != (22, 18.5)  # he moved in with his squad
+    assert offered(g, "fight") >= {("tac",), ("boyz",)}
+    assert_legal(g, {"do": "fight", "unit": "cap"})  # his squad's combat is his: locked with it
+    while g.state != start:
+        g.undo()
+    for spot, legal in (((25.5, 20.5), True), ((26.0, 19.0), False)):
+        h = Game(start, ScriptedDice([]))
+        assert_legal(h, {"do": "leave", "character": "cap", "to": list(spot)}, LEAVE[ruleset])
+        h.apply({"do": "leave", "character": "cap", "to": list(spot)})
+        h = saved_and_loaded(h)
+        to_assault_phase(h)
+        cap_alone = {"do": "assault", "unit": "cap", "target": "boyz"}
+        if not legal:
+            assert "6.3\"" in assert_illegal(h, cap_alone, ALONE[ruleset]).args[0]
+            continue
+        assert_legal(h, cap_alone, ALONE[ruleset])
+        assert offered(h, "assault") == {("tac", "boyz"), ("cap", "boyz")}
+        events = h.apply(cap_alone, dice=ScriptedDice([]))
+        said = kinds(events, "assault")[0]
+        assert said.message == "cap assaults boyz: 1 model in base contact" and ALONE[ruleset] in said.rules
+        assert_legal(h, {"do": "assault", "unit": "tac", "target": "boyz"})
+
+
+# == 4. both editions: a joined Captain behind his squad in a fight makes no attacks ================================
+
+def squad_in_contact_captain_behind(ruleset: str) -> Game:
+    """Red's Assault phase: tac (two Marines, WS4 S4 A1) at (20, 20), (22, 20) locked with Boyz b1, b2 touching them
+    (b3 beside b2); cap joined at (21, 18.6), within 2" of both Marines and touching no Boy."""
+    red = [{"id": "tac", "status": ["locked"], "models": [model(f"tac {i + 1}", 20 + 2 * i, 20) for i in range(2)]},
+           {**hero("cap", 21, 18.6), "joined": "tac", "status": ["locked"]}]
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model(f"b{i + 1}", 20 + 2 * i, 20 + TOUCH, 7, ORK) for i in range(3)]}
+    return game(scenario(ruleset, red, [boyz], phase="assault"))
+
+
+def boyz_slain_before_they_strike(p: Game) -> int:
+    """How many Boyz red's blows slew (every red blow falls before the Boyz' I2)."""
+    slain = 0
+    for e in p.log:
+        if e.kind == "initiative" and e.message == "Initiative 2 strikes":
+            break
+        if e.kind == "casualties":
+            slain += len(e.message.removeprefix("slain: ").split(", "))
+    return slain
+
+
+@EDITIONS
+@pytest.mark.rule("40k4.cc.base-contact", "published.close-combat")
+def test_a_joined_captain_behind_his_squad_makes_no_attacks(ruleset: str) -> None:
+    """4th edition: a character "fights only if in base contact with an enemy model; being within 2" of a friendly
+    model in contact does not let it attack" (40k4.cc.base-contact), though a trooper so placed would; 3rd edition:
+    only models in base contact fight (published.close-combat). The Captain (A3) 1.4" behind his Marines touches no
+    Boy: the Boyz slain are the two Marines' blows alone, each slaying on 4+ to hit and 4+ to wound (1/4), counted by
+    hand: 0 with 9/16, 1 with 6/16, 2 with 1/16 - exact, against brute force. Had his three blows (3+ and 4+: 1/3
+    each) been struck, no Boy would be left standing less often."""
+    g = squad_in_contact_captain_behind(ruleset)
+    quarter = Fraction(1, 4)
+    expected = {0: (1 - quarter) ** 2, 1: 2 * quarter * (1 - quarter), 2: quarter ** 2}
+    assert brute(g.state, FIGHT_TAC, boyz_slain_before_they_strike, reads_log=True) == expected
+    events = g.apply(FIGHT_TAC, dice=ScriptedDice([6] * 40))
+    said = kinds(events, "character_in_combat")
+    assert len(said) == 1 and "makes no attacks" in said[0].message, [e.message for e in events]
+    rule = {"40k3": "published.close-combat", "40k4": "40k4.cc.base-contact"}[ruleset]
+    assert rule in said[0].rules
+    assert not [e for e in kinds(events, "attacks") if e.message.startswith("Cap ")]
+
+
+# == 5. both editions: a squad and its Captain lose, fall back together, or are caught by the Sweeping Advance ======
+
+WEAK_BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
+FALLING_BACK = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
+#: cap's three blows and the Marines' two miss (1s); the Boyz' four at tac: one hits (6) and wounds (6), t1 fails his
+#: save (1); their two at cap miss (1s); red loses by 1 and fails its check on the Captain's Ld (6, 6)
+SQUAD_LOSES = [1, 1, 1, 1, 1, 6, 1, 1, 1, 6, 1, 1, 1, 6, 6]
+#: then 4th edition's Sweeping Advance: tac's total first (I4 + D6), the Boyz' (I2 + D6) after; then the fall back 2D6
+BREAKS_OFF = {"40k3": [3, 3], "40k4": [2, 3, 3, 3]}
+CAUGHT = [1, 3]
+
+
+def squad_and_captain_in_a_fight(ruleset: str) -> Game:
+    """Red's Assault phase: tac (two Marines, t1 and t2 at (20, 20), (22, 20)) marked locked, joined by cap at
+    (24, 20); blue's Boyz b1-b3 (I2 A2) touching each of them."""
+    red = [{"id": "tac", "status": ["locked"], "models": [model(f"t{i + 1}", 20 + 2 * i, 20) for i in range(2)]},
+           {**hero("cap", 24, 20), "joined": "tac"}]
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model(f"b{i + 1}", 20 + 2 * i, 20 + TOUCH, 7, WEAK_BOY) for i in range(3)]}
+    return game(scenario(ruleset, red, [boyz], phase="assault"))
+
+
+@EDITIONS
+@pytest.mark.rule("40k3.ic.falling-back", "40k4.ic.falling-back", "published.fall-back", "published.sweeping-advance")
+@pytest.mark.xfail(strict=True, reason="judge round 61: the fall back of a unit with its character neither names "
+                   "him nor cites the clause that keeps him with it")
+def test_a_squad_and_its_captain_fall_back_together_and_the_event_says_so(ruleset: str) -> None:
+    """The squad and its Captain lose by 1 and fail their one check on his Ld 10 (-1 in 4th edition): "an independent
+    character in a unit that is falling back cannot leave it until the unit regroups" (40k3.ic.falling-back,
+    40k4.ic.falling-back): he falls back with it. The fall back event moved him but said only "tac falls back 6""
+    citing published.fall-back: it must name him and cite the clause (as 4th edition's Sweeping Advance that
+    catches them does: "tac is caught and destroyed with cap", citing 40k4.ic.falling-back). 4th edition: tac's I4
+    (one Marine and the Captain: no majority, the lowest, published.sweeping-advance's decision) + 2 against the Boyz'
+    2 + 3: tac breaks off; with 1 against 3 it is caught and the Captain destroyed with it. Saved and loaded, the
+    same."""
+    g = squad_and_captain_in_a_fight(ruleset)
+    start = g.state
+    events = g.apply(FIGHT_TAC, dice=ScriptedDice(SQUAD_LOSES + BREAKS_OFF[ruleset]))
+    [fell] = kinds(events, "fall_back")
+    assert fell.message == "tac falls back 6\" with cap", fell.message
+    assert fell.rules == ("published.fall-back", FALLING_BACK[ruleset])
+    for h in (g, saved_and_loaded(g)):
+        assert h.state.unit("cap").has(Status.FALLING_BACK) and h.state.unit("tac").has(Status.FALLING_BACK)
+        assert h.state.unit("cap").models[0].at[1] < 20 - 5.9  # moved 6" away from the Boyz with his squad
+    if ruleset == "40k4":
+        [swept] = kinds(events, "sweeping_advance")
+        assert swept.message == "boyz makes a sweeping advance against tac: 2 + 3 = 5 against 4 + 2 = 6: tac breaks " \
+                                "off and falls back"
+        caught = Game(start, ScriptedDice([])).apply(FIGHT_TAC, dice=ScriptedDice(SQUAD_LOSES + CAUGHT))
+        [swept] = kinds(caught, "sweeping_advance")
+        assert swept.message.endswith("4 + 1 = 5: tac is caught and destroyed with cap, no save allowed")
+        assert "40k4.ic.falling-back" in swept.rules
+        assert [e.message for e in kinds(caught, "destroyed")] == ["tac is destroyed by the sweeping advance: slain "
+                                                                  "t2, Cap"]
