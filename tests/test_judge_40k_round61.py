@@ -46,7 +46,8 @@ Fixed (judge round 61), the xfail marks removed:
   tests/test_judge_40k_moves.py's cited tuple for a fall back off the table edge updated to include it.
 
 Decisions: 40k4.cc.locked, 40k3.ic.falling-back and 40k4.ic.falling-back amended (rules.yaml) to say so; no docs page
-quotes them (test_docs green without a rebuild).
+quotes them (test_docs green without a rebuild). Book entry (new, commit 271c50ff):
+40k4-a-captain-whose-squad-falls-in-the-fight-stays-locked-and-consolidates; docs/rules.md's list rebuilt.
 
 Checked, as it stands (passed as first written): cases 3, 4 and 6's sweep - the assault clauses both ways, his own
 assault range, the lone Captain's 6"; a character behind his squad makes no attacks (exact); the squad and Captain's
