@@ -61,7 +61,8 @@ def test_a_fall_back_that_reaches_the_table_edge_removes_the_whole_unit_with_its
     g = game(scenario(ruleset, [lascannon()], red, phase="shooting"))
     events = shoot_and_break(g, "tac", (6, 6))
     fall = [e for e in events if e.kind == "fall_back"]
-    assert len(fall) == 1 and fall[0].rules == ("published.fall-back", "published.leaving-the-battle")
+    held = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}[ruleset]  # he falls back with it (round 61)
+    assert len(fall) == 1 and fall[0].rules == ("published.fall-back", held, "published.leaving-the-battle")
     assert "reaches the table edge and leaves the battle" in fall[0].message
     assert g.state.unit("tac").models == () and g.state.unit("cap").models == ()
     assert_loads_back(g)

@@ -500,8 +500,11 @@ class CombatResultRules(AssaultRules):
         same result once per branch of the dice before it)."""
         # keyed by the ids locked before, not by the state before: a new state's first hash walks every model; those
         # ids read once per state fought from (a search fights it again)
+        # a joined character was locked with his unit whatever his own status said (40k4.cc.locked's decision): a
+        # group is locked as a whole, so one the fight left alone (``release_orphans``) may consolidate too
         was_locked = before.remember((_FREED, combat), lambda: tuple(sorted(
-            {x.id for uid in combat if before.has_unit(uid) for x in before.combined(uid) if x.has(Status.LOCKED)})))
+            {x.id for uid in combat if before.has_unit(uid) and any(y.has(Status.LOCKED) for y in before.combined(uid))
+             for x in before.combined(uid)})))
         return state.remember((_FREED, self, was_locked, combat),
                               lambda: self._freed(state, was_locked, combat, self.consolidation_rule))
 

@@ -520,6 +520,9 @@ class MoraleRules(WoundRules):
             else _FALLING_BACK
         rules: tuple[str, ...] = _FALL_BACK_RULES + self.fall_back_slowed_rules(members, plan.dice)
         said = f"{inches}\""
+        if len(members) > 1:  # its characters fall back with it, held in it until it regroups (judge round 61: the
+            # event moved them silently)
+            rules = (*rules, self.falling_back_rule)
         if closed:
             rules = (*rules, *self.coherency_rules(members))
         if halved:

@@ -28,7 +28,7 @@ from ..charts import best_save, kills_outright
 from ..dice import Dice, RollRecord, Split, Stage, rolls_made, rolls_since
 from ..rulings import Event
 from ..state import GameState
-from ..units import CharacterKind, Model, Unit
+from ..units import CharacterKind, Model, Status, Unit
 from ..values import evolve
 from ..weapons import Weapon, bundled_weapons, find_weapon
 from .base import rule_keys
@@ -673,16 +673,25 @@ def wounded_units(state: GameState, taken: dict[ModelRef, int], remove: bool = T
     return changed, slain
 
 
+@implements("40k4.cc.locked")
 def release_orphans(state: GameState) -> GameState:
     """Make a character whose unit was destroyed a unit of its own again (free to join another).
 
     40k4.char.retinue: once the retinue is destroyed the character may move between units again.
     An ordinary character (40k3.char.kinds) is all that is left of the unit he was deployed in:
     ``last_of`` names it, so a saved game says where he came from.
+    40k4.cc.locked: he was locked in his unit's close combat whatever his own status said (a scenario may mark the
+    unit alone), so he keeps its lock; the combat's result releases him if no enemy touches him (judge round 61:
+    he was shot while a Boy touched him, and refused the consolidation once he had slain his foes).
     """
-    dead = {u.id for u in state.units if not u.models}
+    dead = {u.id: u for u in state.units if not u.models}
     if not dead:
         return state
-    orphans = [evolve(u, joined=None, last_of=u.joined if u.character is CharacterKind.ORDINARY else u.last_of)
+    orphans = [evolve(u, joined=None, last_of=u.joined if u.character is CharacterKind.ORDINARY else u.last_of,
+                      status=u.status | (dead[u.joined].status & _LOCK))
                for u in state.units if u.joined in dead and u.models]
     return state.replace_units(*orphans) if orphans else state
+
+
+#: the status a joined character shares with his unit when it is destroyed around him (``release_orphans``)
+_LOCK = frozenset({Status.LOCKED})
