@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from itertools import product
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -149,3 +151,18 @@ def two_spears_in_melee() -> dict[str, Any]:
                                    "models": [{"name": f"g{i}", "profile": STILL_SPEAR, "base": [20, 20]}
                                               for i in range(5)]})
     return data
+
+
+def charge_out_end(outcome: Any) -> str:
+    """The end an enumerated charge out came to, as its ``charge.outcome`` event says (charged, failed_left ...)."""
+    return str(next(e.split(": ")[1] for e in outcome.events if e.startswith("charge.outcome: ")))
+
+
+def odds_action_says_exact(tmp_path: Path, data: dict[str, Any], action: dict[str, Any]) -> None:
+    """``herohammer odds action`` on the scenario, saved to a file, answers exactly (the command line's front door)."""
+    from _cli import printed
+
+    scen = tmp_path / "out.json"
+    scen.write_text(json.dumps(data), encoding="utf-8")
+    said = json.loads(printed("odds", "action", str(scen), "--action", json.dumps(action), "--json", "--quiet"))
+    assert said["result"]["exact"] is True, said

@@ -59,7 +59,6 @@ next orc turn fled 10" through his Spearmen (6" rolled, carried on clear of them
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -67,8 +66,8 @@ from typing import Any
 
 import pytest
 
-from _cli import printed
-from _t9a import (two_spears_in_melee, offered, play_to, refused, reloading_game, reloads, saved_and_loaded, scenario)
+from _t9a import (charge_out_end, odds_action_says_exact, two_spears_in_melee, offered, play_to, refused, reloading_game, reloads,
+                  saved_and_loaded, scenario)
 from herohammer.action_odds import action_odds
 from herohammer.dice import ScriptedDice
 
@@ -190,13 +189,10 @@ def test_a_charge_out_succeeds_leaves_or_stays_shaken_with_the_odds_of_a_count_o
     assert odds.exact
     engine: dict[str, Fraction] = {}
     for outcome, w in odds.weights:
-        end = next(e.split(": ")[1] for e in outcome.events if e.startswith("charge.outcome: "))
+        end = charge_out_end(outcome)
         engine[end] = engine.get(end, Fraction(0)) + Fraction(w)
     assert engine == count
-    scen = tmp_path / "out.json"
-    scen.write_text(json.dumps(data), encoding="utf-8")
-    said = json.loads(printed("odds", "action", str(scen), "--action", json.dumps(CHARGE_OUT), "--json", "--quiet"))
-    assert said["result"]["exact"] is True, said
+    odds_action_says_exact(tmp_path, data, CHARGE_OUT)
     start = g.state
     said_kept = g.apply(CHARGE_OUT, ScriptedDice([1, 1]))[-1]
     assert "stays" in said_kept.message and FAILURE in said_kept.rules, said_kept

@@ -70,7 +70,8 @@ from typing import Any
 import pytest
 
 from _cli import printed
-from _t9a import HERO, exact_odds_as_brute_force, offered, play_to, reloading_game, reloads, saved_and_loaded, scenario
+from _t9a import (HERO, charge_out_end, exact_odds_as_brute_force, odds_action_says_exact, offered, play_to, reloading_game,
+                  reloads, saved_and_loaded, scenario)
 from herohammer.action_odds import action_odds
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
@@ -193,15 +194,11 @@ def test_a_stand_and_shoot_at_a_charge_out_wounds_him_alone_with_the_odds_of_a_c
     count = {(end, w): p * q for end, p in ends.items() for w, q in wounds.items()}
     engine: dict[tuple[str, int], Fraction] = {}
     for outcome, weight in exact_odds_as_brute_force(g.state, action):
-        end = next(e.split(": ")[1] for e in outcome.events if e.startswith("charge.outcome: "))
         assert outcome.wounds("spears") == 0, outcome  # none of the hits is the unit's
-        key = (end, outcome.wounds("hero"))
+        key = (charge_out_end(outcome), outcome.wounds("hero"))
         engine[key] = engine.get(key, Fraction(0)) + Fraction(weight)
     assert engine == count
-    scen = tmp_path / "out.json"
-    scen.write_text(json.dumps(data), encoding="utf-8")
-    said = json.loads(printed("odds", "action", str(scen), "--action", json.dumps(action), "--json", "--quiet"))
-    assert said["result"]["exact"] is True, said
+    odds_action_says_exact(tmp_path, data, action)
     start = g.state
     assert SUCCESS in g.apply(action, ScriptedDice([6, 6, 6, 6, 4, 6, 6, 1]))[-1].rules
     g.undo()
