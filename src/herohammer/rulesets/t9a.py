@@ -39,6 +39,7 @@ from .t9a_stand_and_shoot import stand_and_shoot_volley, stands_and_shoots_unask
 from .t9a_discipline import MARCH_RULE, march_failed_refusal, shaken_refusal
 from .t9a_joins import FLY_RULE
 from .t9a_charges import PANIC_RULE, charge_rules, ChargeRules
+from .t9a_forward import facing_way
 
 from ..actions import Charge, EndPhase, Join, Leave, Move  # built by every listing of legal actions
 
@@ -430,8 +431,9 @@ class NinthAge(ChargeRules):
                 continue
             f = u.formation
             x, y = f.position if f is not None else u.models[0].at
-            t = math.radians(f.facing if f is not None else u.models[0].facing)
-            ahead, right = (-math.sin(t), math.cos(t)), (math.cos(t), math.sin(t))
+            facing = f.facing if f is not None else u.models[0].facing
+            t = math.radians(facing)
+            ahead, right = facing_way(facing), (math.cos(t), math.sin(t))
             rate = float(advance_rate(u))
             yield _moves_back_or_aside(u.id, (x, y), ahead, right, rate)
 

@@ -18,7 +18,7 @@ from ..dice import Dice, rolls_made, rolls_since
 from ..errors import IllegalActionError
 from .. import movement
 from ..formations import Formation, arrange, centre_file, front_rank_test, is_character, place_in_front_rank
-from ..geometry import EPSILON, Placed, box_gap, in_base_contact, nearest_in_rows, overlaps
+from ..geometry import EPSILON, Placed, Point, box_gap, in_base_contact, nearest_in_rows, overlaps
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit
@@ -431,13 +431,16 @@ class JoinRules(Ruleset):
         moved += math.dist(start, slot)
         if basis.uniform:  # one base in every slot of the new order: the same places whatever the order
             shape = (new.position, new.facing, new.files, new.slot_mm, len(new.order))
-            problem = state.remember(("t9a join spacing", basis.group, model.base, shape), lambda: spacing_problem(
-                state, [(m, points[m.name]) for m in basis.models], set(basis.group), new.facing))
-            # the same slots whatever file he joins in: whether one is off the table is looked at once too (the model
-            # it would be, which the refusal names, is the one this order puts there)
-            off = state.remember(("t9a join table edge", basis.group, model.base, shape), lambda: table_edge_problem(
-                state, [(m, points[m.name]) for m in basis.models]) is not None) and table_edge_problem(
-                state, [(m, points[m.name]) for m in basis.models])
+
+            def ends() -> list[tuple[Model, Point]]:
+                return [(m, points[m.name]) for m in basis.models]
+
+            problem = state.remember(("t9a join spacing", basis.group, model.base, shape),
+                                     lambda: spacing_problem(state, ends(), set(basis.group), new.facing))
+            # whether a slot is off the table is looked at once too; the model a refusal names is this order's
+            off_anywhere = state.remember(("t9a join table edge", basis.group, model.base, shape),
+                                          lambda: table_edge_problem(state, ends()) is not None)
+            off = table_edge_problem(state, ends()) if off_anywhere else None
             in_slots = basis.fits
         else:
             placed = [(m, points[m.name]) for m in basis.models if m.name in points]

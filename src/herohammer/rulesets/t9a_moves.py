@@ -15,7 +15,7 @@ from ..catalogue import implements
 from ..charging import CHARGE_RULE, MAX_CHARGE_BONUS, contact_moves
 from ..errors import IllegalActionError
 from ..formations import arrange, arranged, front_rank_test, remove_from
-from ..geometry import (BASE_TOLERANCE, EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart, distance,
+from ..geometry import (BASE_TOLERANCE, EPSILON, MM_PER_INCH, Placed, Point, box_gap, ConvexRegion, clearly_apart, distance,
                         on_table, footprint_slack, group_distance, group_extent, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits)
 from ..state import GameState
@@ -450,7 +450,7 @@ def contact_move(models: Sequence[Model], pairs: Sequence[tuple[Placed, Placed]]
 def _path_hits(model: Model, to: Point, other: Model) -> bool:
     """Say whether a model's straight move to ``to`` passes through ``other`` (its inscribed disc swept meets the other
     base), not touching it where it starts."""
-    radius = model.base.least_side_mm / 25.4 / 2.0 - APART
+    radius = model.base.least_side_mm / MM_PER_INCH / 2.0 - APART
     if not sweep_hits(model.at, to, radius, other.placed):
         return False
     start, there = model.placed, other.placed
