@@ -160,7 +160,12 @@ class _Melee:
             caused, whole = stepped.caused, stepped.whole_score
         joined = _Melee(stepped.state, stepped.initiative, stepped.jobs, caused, (*self.events, *stepped.events),
                         stepped.finished, whole, stepped.pending)
-        joined.kept_tally = self.tally(view) + stepped.tally(view)
+        before, after = self.tally(view), stepped.tally(view)
+        if not after or not before:  # one side counts nothing (a step of no event the view reads): the other's, shared
+            joined.kept_tally = before or after  # (no tally is changed once made)
+        else:
+            joined.kept_tally = both = before.copy()
+            both.update(after)  # every count is positive: the sum ``+`` gives, without its pass over both
         return joined
 
 

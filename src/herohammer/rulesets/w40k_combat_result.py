@@ -94,6 +94,18 @@ def _first_block(start: geo.Point, end: geo.Point, radius: float,
     return max(0.0, u - STOP_SHORT / length) if u < 1.0 else 1.0
 
 
+def _within_reach(m: Model, radius: float, most: float,
+                  others: list[tuple[geo.Placed, float]]) -> list[tuple[geo.Placed, float]]:
+    """Return the bases of ``others`` that a disc of ``radius`` moving at most ``most`` inches from ``m`` could come
+    within their clearance of: the others cannot stop any of its moves (``_first_block``), so a Pile In measures its
+    straight way and its ways around (``_contact_around``) against these alone.  Kept with a margin of 0.01" beyond
+    the bounding circles (``Base.reach_inches``), so no base that rounding could bring near is left out."""
+    x, y = m.at
+    far = most + radius + 0.01
+    return [(o, clearance) for o, clearance in others
+            if math.dist((x, y), o.at) <= far + clearance + o.base.reach_inches]
+
+
 _AROUND_ANGLES = tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) for a in range(0, 360, 10))
 
 
@@ -104,17 +116,21 @@ def _contact_around(start: geo.Point, radius: float, foes: Sequence[Model],
     or None (published.pile-in's decision,
     session 31: a Pile In is a move "in an attempt to contact" the enemy, so a model whose straight way in is cut
     off by a friend's base goes around it, as any move may)."""
-    best: tuple[float, geo.Point] | None = None
+    spots: list[tuple[float, int, geo.Point]] = []  # every place in contact within reach, the nearest tried first
     for f in foes:
         reach = radius + (f.base.radius_inches if f.base.round else f.base.reach_inches) + 0.001
+        if math.dist(start, f.at) - reach > most + 0.01:  # every place around it beyond reach (0.01": rounding)
+            continue
         for cos, sin in _AROUND_ANGLES:
             spot = (f.at[0] + reach * cos, f.at[1] + reach * sin)
             length = math.dist(start, spot)
-            if length > most or (best is not None and length >= best[0]):
-                continue
-            if _first_block(start, spot, radius, others) >= 1.0:
-                best = (length, spot)
-    return best[1] if best is not None else None
+            if length <= most:
+                spots.append((length, len(spots), spot))
+    spots.sort()  # by length, ties in the foes' and angles' order: the first clear one is the nearest
+    for _, _, spot in spots:
+        if _first_block(start, spot, radius, others) >= 1.0:
+            return spot
+    return None
 
 #: How many times a unit's models are walked for a Pile In: a model stopped by a friend that had not moved yet
 #: goes on, with what its 6" has left, once the friend has moved (published.pile-in, judge round 32c).
@@ -178,10 +194,11 @@ def _pile_in_models(state: GameState, group: Sequence[Unit], enemies: Sequence[U
             most = left[ref]
             if most <= PILE_IN_PROGRESS:
                 continue
-            # every other base as it stands now (the models already moved included); only a foe of the combat may
-            # be touched
-            others = [(o.placed, 0.0 if y.id in foe_ids else PILE_IN_CLEARANCE)
-                      for y in state.units if y.on_table for o in y.models if o is not m]
+            # every other base as it stands now (the models already moved included) that a move of at most ``most``
+            # may come near (``_within_reach``); only a foe of the combat may be touched
+            radius = m.base.radius_inches if m.base.round else m.base.reach_inches
+            others = _within_reach(m, radius, most, [(o.placed, 0.0 if y.id in foe_ids else PILE_IN_CLEARANCE)
+                                                     for y in state.units if y.on_table for o in y.models if o is not m])
             nearest = min(foes, key=lambda f: geo.distance(m.placed, f.placed))
             gap = geo.distance(m.placed, nearest.placed)
             if gap <= 0.01:
@@ -190,7 +207,6 @@ def _pile_in_models(state: GameState, group: Sequence[Unit], enemies: Sequence[U
             length = (dx * dx + dy * dy) ** 0.5
             step = min(most, gap)
             end = (m.at[0] + dx / length * step, m.at[1] + dy / length * step)
-            radius = m.base.radius_inches if m.base.round else m.base.reach_inches
             u_clear = _first_block(m.at, end, radius, others)
             if u_clear < 1.0 and step == gap:  # the way straight in is cut off: go around (session 31)
                 around = _contact_around(m.at, radius, foes, others, most)
