@@ -94,6 +94,24 @@ def _first_block(start: geo.Point, end: geo.Point, radius: float,
     return max(0.0, u - STOP_SHORT / length) if u < 1.0 else 1.0
 
 
+def _way_clear(start: geo.Point, end: geo.Point, radius: float, others: list[tuple[geo.Placed, float]]) -> bool:
+    """Say whether ``_first_block(start, end, radius, others)`` is 1.0, the whole way clear: the others are asked in
+    turn up to the first that blocks the way, which then goes first for the next way asked (``others`` reordered;
+    no block depends on their order): the places around one foe are mostly cut off by the same friend."""
+    step = (end[0] - start[0], end[1] - start[1])
+    if (step[0] ** 2 + step[1] ** 2) ** 0.5 == 0.0:
+        return False
+    for k, (o, clearance) in enumerate(others):
+        stretch = geo.disc_path_overlaps(start, step, radius + clearance, o)
+        if stretch is not None and stretch[1] > 0.0 and stretch[0] < 1.0:
+            if stretch[0] <= 0.0 and (start[0] - o.at[0]) * step[0] + (start[1] - o.at[1]) * step[1] >= 0.0:
+                continue  # already this near, moving away from it (as ``_first_block``)
+            if k:
+                others.insert(0, others.pop(k))
+            return False
+    return True
+
+
 def _within_reach(m: Model, radius: float, most: float,
                   others: list[tuple[geo.Placed, float]]) -> list[tuple[geo.Placed, float]]:
     """Return the bases of ``others`` that a disc of ``radius`` moving at most ``most`` inches from ``m`` could come
@@ -127,8 +145,9 @@ def _contact_around(start: geo.Point, radius: float, foes: Sequence[Model],
             if length <= most:
                 spots.append((length, len(spots), spot))
     spots.sort()  # by length, ties in the foes' and angles' order: the first clear one is the nearest
+    others = list(others)
     for _, _, spot in spots:
-        if _first_block(start, spot, radius, others) >= 1.0:
+        if _way_clear(start, spot, radius, others):
             return spot
     return None
 
