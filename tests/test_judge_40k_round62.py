@@ -23,7 +23,7 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import (CHAR_LD, EDITIONS, ON_TWO, PERILS, PSY_SHOOT, PSY_TEST, armed, assert_illegal, assert_legal,
+from _w40k import (CHAR_LD, EDITIONS, LEAVE, ON_TWO, PERILS, PSY_SHOOT, PSY_TEST, armed, assert_illegal, assert_legal,
                    brute, game, hero, kinds, model, next_turn_to, saved_and_loaded, scenario)
 
 D6 = range(1, 7)
@@ -231,3 +231,67 @@ def test_a_librarian_locked_with_his_squad_uses_no_fear_but_one_psychic_scream(r
         assert_illegal(h, scream, PSY_TEST[ruleset])
     g.undo()
     assert_legal(g, scream, PSY_TEST[ruleset])
+
+
+# == 5. both editions: the Boyz and their Nob regroup next turn; the Warp that slew the Warlock changes the odds =====
+
+WARLOCK = "WS4 BS4 S3 T3 W1 I4 A1 Ld10 Sv-"
+WALL = [{"id": "wall", "kind": "blocking", "polygon": [[40, 0], [41, 0], [41, 48], [40, 48]]}]
+LOCK_FEAR = {"do": "manifest", "psyker": "lock", "power": "Fear of the Darkness", "target": "boyz"}
+REGROUP = {"do": "regroup", "unit": "boyz"}
+
+
+def warlock_before_boyz_and_nob(ruleset: str) -> Game:
+    """Red's Shooting phase: a lone Warlock (T3 W1 Ld10, no save of any kind) at (24, 20) and red's tac far off
+    behind a wall that blocks all sight across the table at x 40 to 41; blue's Boyz (Ld 7) 10" from the Warlock with
+    their Nob (Ld 6) joined."""
+    red = [{"id": "lock", "character": "independent", "rules": ["psyker"],
+            "models": [armed("Warlock", 24, 20, "bolt pistol", WARLOCK, 10)]},
+           {"id": "tac", "models": [armed(f"T{i + 1}", 60 + 2 * i, 5, "boltgun") for i in range(2)]}]
+    blue = [boyz(22, 30), {**hero("nob", 24, 31.5, ld=6), "joined": "boyz"}]
+    return game(scenario(ruleset, red, blue, phase="shooting", terrain=WALL))
+
+
+@EDITIONS
+@pytest.mark.parametrize("warp", ["slays him", "spares him"])
+@pytest.mark.rule("published.regroup", "40k3.char.leadership", "40k4.char.leadership", "40k3.psyker.perils-on-2",
+                  "published.40k4-perils-of-the-warp", "40k3.ic.falling-back", "40k4.ic.falling-back")
+def test_the_boyz_and_their_nob_regroup_next_turn_on_whose_leadership(ruleset: str, warp: str) -> None:
+    """The Warlock's Fear of the Darkness breaks the Boyz and their Nob (a 12 on Ld 6 -1 or 7 -1). With 1 + 1 the Warp
+    slays him (3rd: S6 wounds T3 on the 6, no save; 4th: one wound, no armour save, and he has no invulnerable one),
+    the power still used on the 2; with 3 + 3 he stands. In blue's next Movement phase they may test to regroup
+    (published.regroup: 3 of 3 Boyz, the Nob not counted; no enemy within 6"; in coherency): 3rd edition on the
+    Nob's Ld 6 (40k3.char.leadership, even lower), 15/36 whatever became of the Warlock; 4th edition on the Boyz' 7
+    (the Nob's is not superior, 40k4.char.leadership), +1 when no enemy unit is in sight: 26/36 once the Warp slew
+    the Warlock (tac stands behind the wall), 21/36 while he stands in sight. Brute force, on the game saved and
+    loaded before the test and on the record played back. The Nob may not leave before they regroup; after a passed
+    test (undone and taken again) not in that Movement phase (published.regroup's decision: a unit that regrouped
+    moves no further), in blue's next one he may."""
+    g = warlock_before_boyz_and_nob(ruleset)
+    slain = warp == "slays him"
+    test = [1, 1] if slain else [3, 3]
+    perils = ([6, 6] if ruleset == "40k3" else []) if slain else []  # 3rd: S6 and the wound's 6; 4th rolls none
+    events = g.apply(LOCK_FEAR, dice=ScriptedDice(test + perils + [6, 6, 3, 3]))
+    assert g.state.unit("lock").alive is not slain and kinds(events, "power_used")
+    assert g.state.unit("nob").has(Status.FALLING_BACK)
+    next_turn_to(g, "blue", "movement")
+    ld = 6 if ruleset == "40k3" else 7 + (1 if slain else 0)
+    for h in (saved_and_loaded(g), Game.replay(g.to_data(record=True))):
+        assert_legal(h, REGROUP, "published.regroup", CHAR_LD[ruleset])
+        odds = brute(h.state, REGROUP, lambda p: not falls_back(p))
+        assert odds[True] == 1 - fails_2d6_at(ld), (odds, ld)
+    at = g.state.unit("nob").models[0].at
+    leave = {"do": "leave", "character": "nob", "to": [at[0], at[1] + 2]}
+    assert_illegal(g, leave, FALLING_BACK[ruleset])
+    before = g.state
+    g.apply(REGROUP, dice=ScriptedDice([1, 2]))
+    assert not falls_back(g) and not g.state.unit("nob").has(Status.FALLING_BACK)
+    regrouped = g.state
+    g.undo()
+    assert g.state == before
+    g.apply(REGROUP, dice=ScriptedDice([1, 2]))
+    assert g.state == regrouped
+    assert_illegal(g, leave, "published.regroup")  # a unit that regrouped moves no further that Movement phase
+    next_turn_to(g, "blue", "movement")
+    at = g.state.unit("nob").models[0].at
+    assert_legal(g, {"do": "leave", "character": "nob", "to": [at[0], at[1] + 2]}, LEAVE[ruleset])
