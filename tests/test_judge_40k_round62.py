@@ -14,15 +14,19 @@ Cases: (filled in below)
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
+from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
+from _cli import run
 from _w40k import (CHAR_LD, EDITIONS, LEAVE, ON_TWO, PERILS, PSY_SHOOT, PSY_TEST, armed, assert_illegal, assert_legal,
                    brute, game, hero, kinds, model, next_turn_to, saved_and_loaded, scenario)
 
@@ -137,17 +141,25 @@ def boyz_with_nob(ruleset: str) -> Game:
 
 @pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "40k3.psyker.as-shooting",
                   "published.40k4-psychic-shooting", "40k3.ic.falling-back", "40k4.ic.falling-back")
-def test_fear_of_the_darkness_at_boyz_led_by_a_nob_of_lower_leadership(ruleset: str) -> None:
+def test_fear_of_the_darkness_at_boyz_led_by_a_nob_of_lower_leadership(ruleset: str, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """Whose Leadership: 3rd edition, every Leadership test of a unit a character is part of uses his (40k3.char.
     leadership's decision: even where it is lower), so Ld 6 -1; 4th edition, his only if superior (40k4.char.
     leadership), so the Boyz' 7 -1. The chance they fall back: the power used (2 to 10 on the Farseer's Ld 10, 33/36)
-    times 2D6 over 5 (26/36) or over 6 (21/36); brute force. Failing, the Nob falls back with them: the event cites
+    times 2D6 over 5 (26/36) or over 6 (21/36); brute force, and `herohammer odds action`'s rows for the Boyz and
+    the Nob. Failing, the Nob falls back with them: the event cites
     the edition's falling back clause and names him (round 61 left his name out); saved and loaded, in blue's
     Movement phase he may not leave the unit (40k3.ic.falling-back, 40k4.ic.falling-back)."""
     g = boyz_with_nob(ruleset)
     ld = 6 if ruleset == "40k3" else 7
     odds = brute(g.state, FEAR, falls_back)
     assert odds[True] == Fraction(33, 36) * fails_2d6_at(ld - 1)
+    path = tmp_path / "fear.json"
+    path.write_text(json.dumps(state_to_data(g.state)))
+    code, out, _ = run(["odds", "action", str(path), "--action", json.dumps(FEAR), "--json"], capsys)
+    assert code == 0, out
+    rows = json.loads(out)["result"]["rows"]
+    assert Fraction(rows["boyz: falling_back"]) == Fraction(rows["nob: falling_back"]) == odds[True]
     events = g.apply(FEAR, dice=ScriptedDice([3, 3, 6, 6, 3, 3, 3, 3]))
     (morale,) = kinds(events, "morale")
     assert f"Ld {ld} -1" in morale.message, morale
