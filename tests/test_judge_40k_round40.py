@@ -377,7 +377,8 @@ def test_a_captain_who_joins_a_falling_back_squad_falls_back_with_it_and_regroup
     assert_illegal(g, REGROUP, "published.regroup")
     assert not offered(g, "regroup")
     events = g.apply({"do": "end_phase"}, dice=ScriptedDice([3, 3]))
-    assert messages(events, "fall_back") == ['tac falls back 6"']
+    # the Captain named with the squad: judge round 62
+    assert messages(events, "fall_back") == ['tac falls back 6" (cap falls back with it)']
     assert g.state.unit("cap").models[0].at == (24, 14) and g.state.unit("cap").has(Status.FALLING_BACK)
     next_turn_to(g, "red", "movement")
     g = saved_and_loaded(g)

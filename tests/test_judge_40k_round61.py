@@ -323,7 +323,7 @@ def test_a_squad_and_its_captain_fall_back_together_and_the_event_says_so(rulese
     start = g.state
     events = g.apply(FIGHT_TAC, dice=ScriptedDice(SQUAD_LOSES + BREAKS_OFF[ruleset]))
     [fell] = kinds(events, "fall_back")
-    assert fell.message == "tac falls back 6\"", fell.message
+    assert fell.message == "tac falls back 6\" (cap falls back with it)", fell.message  # named: judge round 62
     assert fell.rules == ("published.fall-back", FALLING_BACK[ruleset])
     for h in (g, saved_and_loaded(g)):
         assert h.state.unit("cap").has(Status.FALLING_BACK) and h.state.unit("tac").has(Status.FALLING_BACK)

@@ -117,11 +117,13 @@ class MoraleRules(WoundRules):
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
                       modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE,
-                      leave: Callable[[GameState, str, Dice], Resolution] | None = None) -> Resolution:
+                      leave: Callable[[GameState, str, Dice], Resolution] | None = None,
+                      also: tuple[str, ...] = ()) -> Resolution:
         """Take a Morale (Leadership) check on the unit's Leadership; on a failure the unit falls back.
 
         What the check reads from the state (``_morale_facts``) is worked out once per state, unit and kind.
         ``leave``: what a failure does instead of the plain fall back (a lost close combat: ``leaves_combat``).
+        ``also``: clauses cited after ``rule`` for what caused the check (a psychic attack's: judge round 62).
         """
         key = (_MORALE, self, unit_id, kind, modifier < 0)
         facts = state.known(key, NONE_YET)
@@ -132,7 +134,7 @@ class MoraleRules(WoundRules):
         host_id, fearless, stubborn, rule_extra, ld, lost, heroism, said = facts
         if fearless is not None:
             return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind._value_} check without "
-                                 "rolling", (rule, *fearless))]
+                                 "rolling", (rule, *also, *fearless))]
         asked = why
         if stubborn is not None:
             why += " (Stubborn: the negative modifier is ignored)"
@@ -140,7 +142,7 @@ class MoraleRules(WoundRules):
             modifier = 0
         start = rolls_made(dice)
         result = leadership_test(dice, ld.value, kind, modifier, heroism is not None)
-        said_key = (asked, rule, modifier, result.roll, result.insane_heroism)
+        said_key = (asked, rule, also, modifier, result.roll, result.insane_heroism)
         words = said.get(said_key)
         if words is None:
             mod = f" {modifier:+d}" if modifier else ""
@@ -149,7 +151,8 @@ class MoraleRules(WoundRules):
                 rule_extra = (*rule_extra, heroism)
             text = f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.said}), rolls {result.roll}, " \
                 f"{verdict}"
-            words = keep_bounded(said, said_key, (text, (rule, *ld.rules, "core.test.leadership", LEADERSHIP_KINDS, *rule_extra, *lost)),
+            words = keep_bounded(said, said_key, (text, (rule, *also, *ld.rules, "core.test.leadership", LEADERSHIP_KINDS,
+                                                         *rule_extra, *lost)),
                                  MORALE_WORDS_KEPT)
         event = Event("morale", words[0], words[1], rolls_since(dice, start))
         if result.passed:
@@ -520,9 +523,12 @@ class MoraleRules(WoundRules):
             else _FALLING_BACK
         rules: tuple[str, ...] = _FALL_BACK_RULES + self.fall_back_slowed_rules(members, plan.dice)
         said = f"{inches}\""
+        along = ""
         if len(members) > 1:  # its characters fall back with it, held in it until it regroups (judge round 61: the
-            # event moved them silently)
+            # event moved them silently, citing no clause; judge round 62: it named the unit alone)
             rules = (*rules, self.falling_back_rule)
+            chars = [u.id for u in members[1:]]
+            along = f" ({', '.join(chars)} fall{'s' * (len(chars) == 1)} back with it)"
         if closed:
             rules = (*rules, *self.coherency_rules(members))
         if halved:
@@ -543,7 +549,7 @@ class MoraleRules(WoundRules):
                 ", closing in on the rest of the unit as far as the roll reaches"  # judge round 45: a stray beyond reach
         stopped += "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
-        return state.replace_units(*moved), f"{unit_id} falls back {said}{stopped}", rules
+        return state.replace_units(*moved), f"{unit_id} falls back {said}{stopped}{along}", rules
 
     @staticmethod
     @implements("published.fall-back", "published.coherency")
@@ -594,7 +600,8 @@ class MoraleRules(WoundRules):
     def _left_the_battle(state: GameState, members: Sequence[Unit], fell: frozenset[Status], unit_id: str,
                          said: str, rules: tuple[str, ...]) -> tuple[GameState, str, tuple[str, ...]]:
         """Remove a falling back unit, its characters with it, once a model of it reaches the table edge: it has left
-        the battle and takes no further part (4th ed. p. 48, Leaving the Battle)."""
+        the battle and takes no further part (4th ed. p. 48, Leaving the Battle); the event names every model removed,
+        its characters' too."""
         gone = [evolve(u, models=(), status=(u.status - _FALLING_BACK_ENDS) | fell) for u in members]
         names = ", ".join(m.name for u in members for m in u.models)
         return (state.replace_units(*gone),

@@ -248,7 +248,7 @@ class PsychicPowerRules(ShootingRules):
                 lost = 1
                 if killed_outright(psyker, model, result.perils_strength):  # 3rd edition: S double his T or more
                     lost = model.wounds_left
-                    events.append(outright_event(model, result.perils_strength or 0, lost))
+                    events.append(outright_event(model, result.perils_strength or 0, lost, (self.perils_rule,)))
                 after, slain = apply_wounds(after, {(psyker.id, 0): lost})
                 if slain:
                     events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
@@ -263,9 +263,11 @@ class PsychicPowerRules(ShootingRules):
                     before = after  # the power's casualties are counted from here: the last man tests once
         if not result.power_used:
             return after, events
-        rules = (self.psychic_test_rule,) + ((self.power_on_two_rule,) if result.roll == 2 else ())
-        if power.effect is PowerEffect.SHOOTING:
-            rules += (self.psychic_shooting_rule,)
+        # every power aimed at an enemy unit is a psychic attack by the shooting rules (40k3.psyker.as-shooting's
+        # decision), a Morale power as much as a shooting one; at a lone character, the clause that let the power
+        # pick him out is cited with it, as the ruling does (judge round 62: the events cited neither)
+        rules = (self.psychic_test_rule,) + ((self.power_on_two_rule,) if result.roll == 2 else ()) \
+            + (self.psychic_shooting_rule, *self.lone_character_picked(state, psyker, aimed))
         events.append(Event("power_used", f"{model.name} uses {power.name} on {action.target}", rules))
         target = state.unit(action.target)
         target_id = target.joined or target.id
@@ -295,7 +297,7 @@ class PsychicPowerRules(ShootingRules):
                 after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
             after = _fired(after, psyker.joined or psyker.id, target_id, state)
         after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
-                                         self.psychic_test_rule, power.modifier)
+                                         self.psychic_test_rule, power.modifier, also=(self.psychic_shooting_rule,))
         return after, events + more
 
 

@@ -624,6 +624,17 @@ class ShootingRules(MoraleRules):
         """Say whether a character who has joined a unit is shot at as a target of his own (none in 3rd edition)."""
         return False
 
+    @implements("40k3.ic.target", "40k4.target.closest", "40k4.target.monstrous")
+    def lone_character_picked(self, state: GameState, shooter: Unit, target: Unit) -> tuple[str, ...]:
+        """Return the clauses that let ``shooter`` pick out ``target`` when he is a character not in a unit (each
+        edition's ``character_target_ruling``), for the events of the attack to cite as its ruling does; nothing for
+        a unit, a joined character or a refusal. Judge round 62: a shot or a psychic shooting attack at a lone
+        Warboss cited 40k3.ic.target / 40k4.target.closest in its ruling only, its events published.shooting."""
+        if target.joined is not None or not target.is_character:
+            return ()
+        picked = self.character_target_ruling(state, shooter, target)
+        return picked.rules if picked is not None and picked.legal else ()
+
     def aimed_at(self, state: GameState, target: Unit) -> str:
         """Return the unit a shot at ``target`` strikes: a joined character's unit, unless he is picked out."""
         return target.joined if target.joined is not None and not self.picked_out(state, target) else target.id
@@ -706,6 +717,7 @@ class ShootingRules(MoraleRules):
             if len(members) > 1 else ("published.shooting",)
         if choice is not None:  # the weapon its player named: the rule that lets each model fire one of its own
             rules = (*rules, "published.weapon-profiles")
+        rules = (*rules, *self.lone_character_picked(state, shooter, target))
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
                            else ""), rules)]

@@ -469,12 +469,13 @@ def outright_events(outright: Sequence[tuple[ModelRef, int, int]], models: dict[
     return [outright_event(models[ref][1], strength, lost) for ref, strength, lost in outright]
 
 
-def outright_event(model: Model, strength: int, lost: int) -> Event:
+def outright_event(model: Model, strength: int, lost: int, cause: tuple[str, ...] = ()) -> Event:
     """Say that an unsaved wound of ``strength`` killed ``model`` outright (published.instant-death), ``lost``
-    Wounds in all."""
+    Wounds in all; ``cause``: the clause of the hit, cited first where it is no attack's (3rd edition's Perils of the
+    Warp: judge round 62)."""
     return Event("instant_death", f"Instant Death: {model.name} (T{model.profile.t}) takes an unsaved wound of "
                  f"S{strength}, double his Toughness or more, and loses all {lost} Wounds he had left",
-                 (INSTANT_DEATH,), data=(("model", model.name), ("strength", strength), ("lost", lost)))
+                 (*cause, INSTANT_DEATH), data=(("model", model.name), ("strength", strength), ("lost", lost)))
 
 
 def roll_saves(group: SavesGroup, dice: Dice) -> int:
