@@ -94,7 +94,7 @@ class _Melee:
         #: them). Told by ``state`` (the units with a model at 0 Wounds), so no key needs it.
         self.pending = pending
         self.kept_key: Hashable | None = None
-        self.kept_tally: Counter[Hashable] | None = None
+        self.kept_tally: dict[Hashable, int] | None = None
         #: The attacks of the next Initiative step, gathered once per carry (an enumeration steps it per branch).
         self.gathered: tuple[Gathered, ...] | None = None
 
@@ -127,12 +127,16 @@ class _Melee:
             self.kept_key = kept
         return kept
 
-    def tally(self, view: EventView | None) -> Counter[Hashable]:
-        """Count the events as ``view`` shows them (kept with the carry: ``join`` adds two tallies)."""
+    def tally(self, view: EventView | None) -> dict[Hashable, int]:
+        """Count the events as ``view`` shows them (kept with the carry: ``join`` adds two tallies; a plain dict, no
+        count below 1, which a carry's every step and join builds: a Counter's calls cost more than its counting)."""
         tally = self.kept_tally
         if tally is None:
-            shown = ((e.kind, e.rules, e.data) for e in self.events) if view is None else map(view, self.events)
-            tally = self.kept_tally = Counter(v for v in shown if v is not None)
+            tally = self.kept_tally = {}
+            get = tally.get
+            for v in (((e.kind, e.rules, e.data) for e in self.events) if view is None else map(view, self.events)):
+                if v is not None:
+                    tally[v] = get(v, 0) + 1
         return tally
 
     @property
@@ -165,7 +169,9 @@ class _Melee:
             joined.kept_tally = before or after  # (no tally is changed once made)
         else:
             joined.kept_tally = both = before.copy()
-            both.update(after)  # every count is positive: the sum ``+`` gives, without its pass over both
+            get = both.get
+            for v, n in after.items():  # every count is positive: the sum a Counter's ``+`` would give
+                both[v] = get(v, 0) + n
         return joined
 
 
