@@ -9,7 +9,7 @@ it share one (``state.remember``), and an exact enumeration walks every step fro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from itertools import repeat
 from operator import attrgetter, itemgetter, lt
 
@@ -198,6 +198,22 @@ class Contacts:
                 elif found != eid:
                     return None
         return found
+
+    def touches_enemy(self, unit_id: str, apart: Container[str] = ()) -> bool:
+        """Say whether a model of a unit of ``units`` touches an enemy model (both standing now) of a unit not in
+        ``apart``: ``of`` asked of each model, stopping at the first touch (a combat's result asks it of each unit)."""
+        index_of = self.index_of
+        mine = index_of(unit_id)
+        if mine is None:
+            return False
+        touches = self._touches
+        for start, now_at in enumerate(mine):
+            if now_at < 0:
+                continue
+            for eid, j in touches.get((unit_id, start), ()):
+                if eid not in apart and (now := index_of(eid)) is not None and now[j] >= 0:
+                    return True
+        return False
 
     def of(self, unit_id: str, i: int) -> list[ModelRef]:
         """Return the enemy models (as they stand now) touching model ``i`` of a unit."""

@@ -584,7 +584,7 @@ class CombatResultRules(AssaultRules):
         for u in locked:
             group = state.combined(u.id)
             if contacts is not None and all(x.id in staying for x in group):
-                touching = any(e not in fled for x in group for i in range(len(x.models)) for e, _ in contacts.of(x.id, i))
+                touching = any(contacts.touches_enemy(x.id, fled) for x in group)
             else:
                 touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
             if not touching:
