@@ -53,8 +53,6 @@ def _with_mage(data: dict[str, Any], at: tuple[float, float] | None = None, join
 
 
 # -- 1. a lone Hero charged: a unit of one, the charge's target ------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="a charge at a lone character cites neither in its ruling nor its event "
-                                       "t9a.char.lone, which makes him a unit that can be charged")
 @pytest.mark.rule(LONE, PART, "published.t9a-charge")
 def test_a_lone_hero_is_charged_as_a_unit_of_one_and_a_joined_one_is_not() -> None:
     # The orcs (Advance 4") face a lone Hero 9.55" off with the wheel that brings their front onto his (26 degrees,
@@ -96,8 +94,6 @@ _OWN_ACTS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="a lone character's own charge, shot, spell and Rally cite not t9a.char.lone, "
-                                       "which his move and his being a target do")
 @pytest.mark.rule(LONE)
 @pytest.mark.parametrize("kind", sorted(_OWN_ACTS))
 def test_a_lone_hero_charges_shoots_casts_and_rallies_as_a_unit_of_one(kind: str) -> None:
@@ -148,8 +144,6 @@ def test_a_lightning_bolt_at_a_lone_hero_and_at_the_unit_that_holds_him() -> Non
 
 
 # -- 4. a fleeing lone Hero: no one joins him; he rallies on his own Discipline; then the Mage joins him -----------------
-@pytest.mark.xfail(strict=True, reason="a join to a unit that rallied this turn says it 'marched this turn on its own "
-                                       "move', citing t9a.join.moved-separately and not the Rally")
 @pytest.mark.rule(FORBIDDEN, LONE, RALLY, CHARS, APART)
 def test_a_fleeing_lone_hero_is_joined_by_no_one_rallies_alone_and_is_joined_after() -> None:
     # The elves' Charge phase: the Hero flees on his own; the Mage beside him. A character cannot join a unit that is
@@ -191,8 +185,6 @@ def test_a_fleeing_lone_hero_is_joined_by_no_one_rallies_alone_and_is_joined_aft
 
 
 # -- 5. a Hero whose sampled leave is refused is offered one back or aside --------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="legal_actions samples one leave, straight ahead; refused, the character is "
-                                       "offered none though a leave back or aside is legal")
 @pytest.mark.rule("t9a.leave.when", "t9a.leave.move", "published.t9a-unit-spacing")
 def test_a_hero_whose_leave_ahead_is_refused_is_offered_a_leave_back_or_aside() -> None:
     # The orcs stand 5.5" before the Spearmen's front. The Hero's leave straight ahead at his Advance Rate would end
