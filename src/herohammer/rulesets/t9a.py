@@ -461,7 +461,7 @@ class NinthAge(ChargeRules):
             if u.id in leaving or not u.models or not (u.joined or (state.joined_to(u.id) and is_character(u))):
                 continue
             host = state.unit(u.joined) if u.joined else u
-            if any(c.has(s) for c in (u, host) for s in (*MOVED, *BUSY)):
+            if any(c.has(s) for c in (u, host) for s in (*MOVED, *BUSY, Status.SHAKEN)):
                 continue
             m = u.models[0]
             t = math.radians(m.facing)
