@@ -64,6 +64,15 @@ def _moves_back_or_aside(unit_id: str, start: Point, ahead: Point, right: Point,
             yield Move.trusted(do="move", unit=unit_id, to=((x + dx * step, y + dy * step),))
 
 
+def _leaves_back_or_aside(character_id: str, start: Point, ahead: Point, right: Point, rate: float) -> Iterator[Leave]:
+    """Yield a character's leaves back, then left and right, at ``rate`` and then at half of it, as a unit's moves
+    are tried (``_moves_back_or_aside``): he moves through his own unit's models (t9a.leave.move)."""
+    x, y = start
+    for step in (rate, rate / 2):
+        for dx, dy in ((-ahead[0], -ahead[1]), (-right[0], -right[1]), right):
+            yield Leave.trusted(do="leave", character=character_id, to=(x + dx * step, y + dy * step))
+
+
 def _varies(charge: Charge) -> bool:
     """Say whether a charge candidate names more than its declaration: a reaction, a redirect or a chosen weapon."""
     return (charge.reaction is not None or charge.redirect is not None or charge.reaction_weapon is not None
@@ -423,6 +432,7 @@ class NinthAge(ChargeRules):
         """
         if state.phase is not Phase.MOVEMENT:
             return
+        yield from self._fallback_leaves(state, legal)
         moving = {a.unit for a in legal if a.do == "move"}
         for u in state.side_units(state.active):
             if u.joined is not None or not u.models or u.id in moving or u.has(Status.HALTED) or u.has(Status.SHAKEN):
@@ -437,6 +447,26 @@ class NinthAge(ChargeRules):
             rate = float(advance_rate(u))
             yield _moves_back_or_aside(u.id, (x, y), ahead, right, rate)
 
+
+    @implements("t9a.leave.when", "t9a.leave.move")
+    def _fallback_leaves(self, state: GameState, legal: Sequence[Action]) -> Iterator[Iterator[Leave]]:
+        """Offer a character whose leave straight ahead was refused a leave back or aside (judge round 61).
+
+        ``candidate_actions`` samples one leave, ahead at his Advance Rate: it can end within 1" of an enemy before
+        the unit, though he may leave any way (t9a.leave.move).  Only a character who may move at all is tried (not
+        moved or busy, nor his unit: t9a.leave.when), so the common case pays a look at the statuses.
+        """
+        leaving = {a.character for a in legal if a.do == "leave"}
+        for u in state.side_units(state.active):
+            if u.id in leaving or not u.models or not (u.joined or (state.joined_to(u.id) and is_character(u))):
+                continue
+            host = state.unit(u.joined) if u.joined else u
+            if any(c.has(s) for c in (u, host) for s in (*MOVED, *BUSY, Status.SHAKEN)):
+                continue
+            m = u.models[0]
+            t = math.radians(m.facing)
+            yield _leaves_back_or_aside(u.id, m.at, facing_way(m.facing), (math.cos(t), math.sin(t)),
+                                        float(advance_rate(u)))
 
     # -- moving -----------------------------------------------------------------
     @places_as_ruled

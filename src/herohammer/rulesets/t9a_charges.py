@@ -28,7 +28,7 @@ from ..units import Status, Unit
 from .base import Resolution, rolls_before_placing, rule_key
 from .t9a_weapons import SHOOTING_WEAPONS, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined_status, current, FAILED_CHARGE,
-                        fly_rates, formation_of, host_of, march_rate, member_models, MOVED, off_table, placed_all,
+                        fly_rates, formation_of, host_of, lone_rules, march_rate, member_models, MOVED, off_table, placed_all,
                         rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unit_centre, unit_rates)
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
 from .t9a_align import aligned
@@ -516,6 +516,7 @@ class ChargeRules(JoinRules):
             rules += (FLY_RULE, *(("t9a.leave.move",) if out else ()))
         if unit.last_of or target.last_of:
             rules += ("t9a.combined.last-survivor",)
+        rules += lone_rules(state, unit, target)  # a lone character charging or charged: a unit of one (round 61)
         who = f"{unit.id} charges out of {unit.joined}" if out else f"{unit.id} charges"
         if arc:
             rules += (WHEEL_RULE,)
@@ -826,7 +827,7 @@ class ChargeRules(JoinRules):
         target = state.unit(action.target)
         out = bool(unit.joined)
         host = host_of(state, unit)
-        rules: list[str] = list(charge_rules(unit))
+        rules: list[str] = [*charge_rules(unit), *lone_rules(state, unit, target)]
         if out:
             others = [c for c in state.joined_to(host.id) if c.id != unit.id]
             state = state.replace_units(*(u.with_status(Status.NO_CHARGE) for u in [host, *others]))

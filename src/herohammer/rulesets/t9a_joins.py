@@ -24,7 +24,7 @@ from ..state import GameState, Phase
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
 from .t9a_units import (advance_rate, BUSY, fly_rates, formation_of, lent_by, march_rate, member_models, MOVED,
-                        why_moved)
+                        rallied, RALLY_RULE, why_moved)
 from .t9a_moves import APART, detach, left_apart, path_problem, spacing_problem, SPACING_RULE, table_edge_problem
 from .t9a_discipline import (BATTLE_STANDARD, discipline_test, GENERAL_RULE_ID, MARCH_RULE, march_test_enemies,
                              shaken_refusal)
@@ -141,7 +141,7 @@ def _unit_left(state: GameState, plan: LeavePlan) -> tuple[str, str, str]:
             f"{heir.id} leads the unit on and does not count as having moved")
 
 
-@implements("t9a.join.moved-separately")
+@implements("t9a.join.moved-separately", RALLY_RULE)
 def _moved_apart_note(host: Unit, marched: bool) -> str:
     """Say, in a ruling on a join, how the character and the unit count as having moved: apart.  His join makes the
     unit count as having moved no more than it had; a unit that moved or marched this turn before he joined it still
@@ -149,6 +149,9 @@ def _moved_apart_note(host: Unit, marched: bool) -> str:
     own = "it counts as having marched" if marched else "it counts as having moved"
     if not any(host.has(s) for s in (Status.MOVED, Status.MARCHED)):
         return f"{own}; the unit does not"
+    if rallied(host):  # round 61: it was told "marched this turn on its own move" of a unit that had only rallied
+        return (f"{own}; {host.id} rallied this turn and counts as having marched, apart from him "
+                f"[{RALLY_RULE}, t9a.join.moved-separately]")
     done = "marched" if host.has(Status.MARCHED) else "moved"
     return (f"{own}; {host.id} {done} this turn on its own move before he joined it, and counts as having {done} "
             "[t9a.join.moved-separately]")
@@ -308,7 +311,7 @@ class JoinRules(Ruleset):
             *_character_unit_rules(plan), *(("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved") if plan.left else ()),
             *((FLY_RULE,) if action.fly else ()),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
-            *((MARCH_RULE, "core.test.leadership") if test else ()),
+            *((MARCH_RULE, "core.test.leadership") if test else ()), *((RALLY_RULE,) if rallied(plan.host) else ()),
             notes=(*((test,) if test else ()), note,
                    "the unit cannot move again this Movement phase [t9a.join.unit-stops]", *((gone,) if gone else ()),
                    *((f"{plan.left} does not count as having moved [t9a.leave.unit-not-moved]",) if plan.left else ())))

@@ -51,7 +51,7 @@ from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
 from .t9a_discipline import choose_conclave_spells
-from .t9a_units import has_conclave, host_of, model_wounds, sight_all
+from .t9a_units import has_conclave, host_of, lone_rules, model_wounds, sight_all
 from .t9a_moves import in_front_arc
 from .t9a_panic import closest_enemy_centre
 from .t9a_combat import TO_WOUND, hit_a_character, spell_harm_said, members, models_in, panic_after_losses, wound_shares
@@ -424,6 +424,7 @@ class MagicPhase(Ruleset):
             rules += (SPELL_TYPES, "published.line-of-sight")
         survivor, notes = survivor_said(unit)
         rules += survivor + target_rules(state, target)
+        rules += tuple(r for r in lone_rules(state, unit) if r not in rules)  # a lone Caster, a unit of one (round 61)
         mod = casting_modifier(unit)
         return Ruling.allow(f"{unit.id} casts {spell.name} (casting value {spell.casting_value}+) at {target.id} with "
                             f"{action.dice} Magic Dice {mod:+d}" + (
@@ -442,7 +443,7 @@ class MagicPhase(Ruleset):
         rolled = faces_of(dice.roll(MagicRoll(f"{unit.id}: casting dice", MAGIC, action.dice, reads)))
         roll = sum(rolled) + mod
         miscast = miscast_value(rolled)
-        rules = [MAGIC, *((CONCLAVE,) if has_conclave(unit) else ()), *survivor_said(unit)[0]]
+        rules = [MAGIC, *((CONCLAVE,) if has_conclave(unit) else ()), *survivor_said(unit)[0], *lone_rules(state, unit)]
         enemy = state.opponent(unit.side)
         magic = state.magic.spend(unit.side, action.dice)
         magic = replace(magic, cast=(*magic.cast, f"{unit.id}/{spell.name}"))
@@ -488,7 +489,7 @@ class MagicPhase(Ruleset):
         if outcome == "cast":
             if miscast is not None and miscast <= 0:
                 said += f" ({_miscast_said(rolled, miscast)}: no effect)"
-            rules.extend(target_rules(state, state.unit(action.target)))
+            rules.extend(r for r in target_rules(state, state.unit(action.target)) if r not in rules)
             state, hit_said, panic, hits_rolled = self._spell_hits(state, unit, spell, action.target, dice)
             said += f": {hit_said}"
             rules.append(TO_WOUND)

@@ -26,7 +26,7 @@ from ..state import GameState, Phase
 from ..units import Status, Unit
 from .base import LeadershipRuling, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, discipline_test
-from .t9a_units import current, off_table, RALLY_RULE, unit_centre
+from .t9a_units import current, lone_rules, off_table, RALLY_RULE, unit_centre
 from .t9a_casualties import no_models_left
 from .t9a_combat import FLEE_RULE, GENERAL, flee, members, unit_discipline
 
@@ -92,7 +92,8 @@ class Rallying(Ruleset):
         ld, general = self.rally_leadership(state, unit)
         last, said = _survivor(unit)
         return Ruling.allow(f"{unit.id} takes its Rally test on Ld {ld.value} ({ld.source}){reform}", RALLY, *ld.rules,
-                            *((GENERAL,) if general else ()), *last, notes=(said,) if said else ())
+                            *((GENERAL,) if general else ()), *last, *lone_rules(state, unit),
+                            notes=(said,) if said else ())
 
     @implements(RALLY, LAST_SURVIVOR)
     def resolve_rally(self, state: GameState, action: Rally, dice: Dice) -> Resolution:
@@ -101,7 +102,8 @@ class Rallying(Ruleset):
         host = state.unit(action.unit)
         ld, general = self.rally_leadership(state, host)
         result, flag = discipline_test(state, host.id, dice, ld.value, LeadershipTestKind.RALLY)
-        rules = [RALLY, result.rule, *ld.rules, *((GENERAL,) if general else ()), *((BATTLE_STANDARD,) if flag else ())]
+        rules = [RALLY, result.rule, *ld.rules, *((GENERAL,) if general else ()), *((BATTLE_STANDARD,) if flag else ()),
+                 *lone_rules(state, host)]  # a lone character rallies as a unit of one (round 61)
         group = members(state, host.id)
         if result.passed:
             state = state.replace_units(*(u.with_status(Status.RALLY_TESTED, Status.MOVED, Status.MARCHED,

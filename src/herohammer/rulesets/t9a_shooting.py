@@ -30,7 +30,7 @@ from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left
 from .t9a_stand_and_shoot import COVER, cover
-from .t9a_units import current, FAILED_CHARGE, rallied, RALLY_RULE
+from .t9a_units import current, FAILED_CHARGE, lone_rules, rallied, RALLY_RULE
 from .t9a_discipline import shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
@@ -209,7 +209,7 @@ class ShootingPhase(Ruleset):
             rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", "t9a.join.part-of-unit", RALLY_RULE,
                                  WHO_CAN_SHOOT, TO_HIT_SHOOTING, SHOOTING_WEAPONS) if r in why]
             return Ruling.forbid(f"{unit.id} has no shot at {target.id}: {why}", *rules)
-        rules = [*ruling.rules]
+        rules = [*ruling.rules, *lone_rules(state, unit)]  # a lone character shoots as a unit of one (round 61)
         if state.joined_to(target.id) or target.joined:
             rules.append("t9a.join.part-of-unit")
         if any(COVER in n for n in notes):
@@ -248,6 +248,7 @@ class ShootingPhase(Ruleset):
         rules = [TO_HIT_SHOOTING, TO_WOUND]
         if is_character(target) and not state.joined_to(target.id):
             rules.append("t9a.char.lone")
+        rules += [r for r in lone_rules(state, unit) if r not in rules]  # he who shoots, a unit of one (round 61)
         if target.last_of:
             rules.append("t9a.combined.last-survivor")
         parts = []

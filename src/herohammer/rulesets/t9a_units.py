@@ -191,6 +191,22 @@ def sight_all(state: GameState, host: Unit) -> list[Placed]:
 
 
 # -- combined units ------------------------------------------------------------------
+LONE_RULE = "t9a.char.lone"
+
+
+@implements(LONE_RULE)
+def lone_rules(state: GameState, *units: Unit) -> tuple[str, ...]:
+    """Return t9a.char.lone when any of ``units`` is a lone character: "a character on its own acts as a single-model
+    unit and follows all the rules for units", so a ruling on what such a unit does or has done to it is that clause's
+    (judge round 61: his move and his being a target cited it; his own charge, shot, spell and Rally, and a charge at
+    him, did not).  A last survivor is his unit still (t9a.combined.last-survivor) and a character whom others joined
+    leads a unit of characters (t9a.join.character-units): neither is lone."""
+    for u in units:
+        if is_character(u) and u.joined is None and u.last_of is None and not state.joined_to(u.id):
+            return (LONE_RULE,)
+    return ()
+
+
 @implements("t9a.combined.last-survivor")
 def current(state: GameState, unit_id: str) -> Unit:
     """Return the unit that now is ``unit_id``: itself, or the last survivor a destroyed combined unit left.
