@@ -177,13 +177,16 @@ class Driver:
             events = [Event("skipped", f"step {node.cursor + 1} ({chosen['do']}) is illegal now")]
             if self.plan is None:  # the policy proposed it as legal; never loop on it
                 raise
-        counts = Counter(dict(node.tally))
+        counts = dict(node.tally)  # a plain dict: a Counter's missing counts each cost a call (every step of a compile)
+        get = counts.get
         if events and events[0].kind == "skipped":
-            counts[f"{SKIP_PREFIX}step {node.cursor + 1} ({chosen['do']})"] += 1
+            label = f"{SKIP_PREFIX}step {node.cursor + 1} ({chosen['do']})"
+            counts[label] = get(label, 0) + 1
         else:
             for event in events:
                 for label in event_labels(event):
-                    counts[f"{EVENT_PREFIX}{label}"] += 1
+                    counted = f"{EVENT_PREFIX}{label}"
+                    counts[counted] = get(counted, 0) + 1
         tally = tuple(sorted(counts.items()))
         if self.plan is not None:
             return Node(new_state, node.cursor + 1, (), tally)
