@@ -520,12 +520,14 @@ class Ruleset:
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """Move to the next phase, or hand the turn to the next side after the last one; the event cites the turn
         sequence, so that every step of a log names its clause (a judge's page shows it)."""
-        order = [p.phase for p in self.phases]
-        i = order.index(state.phase)
+        following = _NEXT_PHASE.get(type(self))
+        if following is None:  # each phase's next (None after the last), once per ruleset class
+            order = [p.phase for p in self.phases]
+            following = _NEXT_PHASE[type(self)] = dict(zip(order, [*order[1:], None]))
+        nxt_phase = following[state.phase]
         state = _allowances_renewed(state)
-        if i + 1 < len(order):
-            nxt = evolve(state, phase=order[i + 1])
-            return nxt, [Event("phase", f"{state.active}: {order[i + 1].value} phase", (TURN_SEQUENCE,))]
+        if nxt_phase is not None:
+            return evolve(state, phase=nxt_phase), [_phase_event(state.active, nxt_phase)]
         return self.end_turn(state)
 
     def end_turn(self, state: GameState) -> Resolution:
@@ -536,8 +538,8 @@ class Ruleset:
         )
         nxt_side = state.opponent(side)
         turn = state.turn + 1 if state.sides.index(nxt_side) == 0 else state.turn
-        new = replace(state, units=units, active=nxt_side, turn=turn, phase=self.phases[0].phase, fired_at=(),
-                      joined_when_shot=(), shot_this_phase=())
+        new = evolve(state, units=units, active=nxt_side, turn=turn, phase=self.phases[0].phase, fired_at=(),
+                     joined_when_shot=(), shot_this_phase=())
         return new, [Event("turn", f"turn {turn}: {nxt_side} to play, {new.phase.value} phase", (TURN_SEQUENCE,))]
 
     #: Whether rank-and-file units stand in formations (files and ranks, a facing): a scenario built from a roster
@@ -836,6 +838,14 @@ def with_its_unit(unit: Unit, does: str, ask: str, *rules: str) -> Ruling | None
 
 
 _MOVED = attrgetter("moved")
+#: Each ruleset class's phases, each with the one that follows it (None: the last, which ends the turn).
+_NEXT_PHASE: dict[type, dict[Phase, Phase | None]] = {}
+
+
+@lru_cache(maxsize=64)
+def _phase_event(side: str, phase: Phase) -> Event:
+    """The event of a side's next phase beginning (one value per side and phase: events are never changed)."""
+    return Event("phase", f"{side}: {phase.value} phase", (TURN_SEQUENCE,))
 
 
 def _allowances_renewed(state: GameState) -> GameState:

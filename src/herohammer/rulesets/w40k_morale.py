@@ -247,16 +247,19 @@ class MoraleRules(WoundRules):
         side = state.active
         events: list[Event] = []
         units = []
+        changed = False
         for u in state.units:
             if u.side == side and u.has(Status.NEWLY_PINNED):
                 u = u.with_status(remove=(Status.NEWLY_PINNED,))
+                changed = True
             elif u.side == side and u.has(Status.PINNED):
                 u = u.with_status(remove=(Status.PINNED,))
+                changed = True
                 if u.alive and not u.joined:
                     events.append(Event("pinned", f"{u.id} is no longer pinned: its pinned turn is over",
                                         ("published.pinning",)))
             units.append(u)
-        after, more = super().end_turn(evolve(state, units=tuple(units)))
+        after, more = super().end_turn(evolve(state, units=tuple(units)) if changed else state)
         return after, events + more
 
     def assault_after_run(self, state: GameState, unit: Unit) -> Ruling | None:
