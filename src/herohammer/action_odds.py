@@ -29,7 +29,7 @@ from .limits import ENGINE_MAX_RUNS
 from .rulesets import get_ruleset
 from . import outcome_labels as labels
 from .outcome_labels import EVENT_TEXT_FIELDS, event_labels
-from .rulings import Event
+from .rulings import Event, represented
 from .state import GameState
 
 Z95 = 1.959963984540054
@@ -238,6 +238,8 @@ def action_odds(
     ``walked`` hears how many rules-code runs the exact enumeration has made, every
     ``PROGRESS_EVERY`` runs and at its end (a progress bar's count, so a long enumeration is
     not a silent wait); ``advance`` hears each further batch of Monte Carlo runs.
+    A ``summary`` of the caller's is handed events whose words and rolls it may not read on the
+    fast walk (``RepresentedEvent``): reading them makes the enumeration go die by die.
     """
     guards.instance(state, GameState, "action_odds", "state", "a GameState (load_scenario(path) or Game.state)")
     act = parse_action(action, "action")  # named as the parameter: a library's caller wrote no --action
@@ -255,18 +257,24 @@ def action_odds(
     def play(dice: Dice) -> Any:
         return summary(state, ruleset.resolve(state, act, dice))
 
+    def play_represented(dice: Dice) -> Any:  # a summary of the caller's: events whose words it may not read
+        after, events = ruleset.resolve(state, act, dice)
+        return summary(state, (after, represented(events) if dice.represents else events))
+
     runs_made = 0
+
+    plain = summary is summarise  # it reads no positions, and events only through summary_view
+    walk = play if plain else play_represented
 
     def play_counted(dice: Dice) -> Any:
         nonlocal runs_made
         runs_made += 1
         if walked is not None and runs_made % PROGRESS_EVERY == 0:
             walked(runs_made)
-        return play(dice)
+        return walk(dice)
 
     try:
-        plain = summary is summarise  # it reads no positions, and events only through summary_view
-        dist = enumerate_outcomes(play_counted if walked is not None else play, max_runs, positions=not plain,
+        dist = enumerate_outcomes(play_counted if walked is not None else walk, max_runs, positions=not plain,
                                   event_view=summary_view if plain else None, estimate_paths=ESTIMATE_PATHS)
         if walked is not None:
             walked(runs_made)

@@ -38,6 +38,13 @@ class TestResult(NamedTuple):
     #: passed only because a double 1 always passes (published.insane-heroism), the target being below 2
     insane_heroism: bool = False
 
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The clauses the events that tell of this test cite for it: a Leadership test's own and the one by which
+        every named test (Morale, Regroup, Target Priority ...) is a Leadership test (``LEADERSHIP_CLAUSES``); a
+        characteristic test's own."""
+        return LEADERSHIP_CLAUSES if self.rule == LEADERSHIP_RULE else (self.rule,)
+
     def verdict(self, check: str) -> str:
         """Say "passes" or "fails", and why a double 1 passed a ``check`` its target could not (Insane Heroism)."""
         if self.insane_heroism:
@@ -90,6 +97,9 @@ class LeadershipTestKind(StrEnum):
 #: what decides a Leadership test (the unit's value, a character's, the player's pick) decides it: cited by every
 #: named test a ruleset rolls, as the judge's own `test` cites it (judge round 59).
 LEADERSHIP_KINDS = "core.test.leadership-kinds"
+LEADERSHIP_RULE = "core.test.leadership"
+#: What a Leadership test's result cites (``TestResult.clauses``), and a ruling that allows a named test before its roll.
+LEADERSHIP_CLAUSES = (LEADERSHIP_RULE, LEADERSHIP_KINDS)
 
 
 @implements("core.test.leadership", "core.test.leadership-kinds")
@@ -123,7 +133,7 @@ def leadership_test(
     said = purpose if purpose is not None else f"{kind._value_} test (Ld {leadership})"
     roll = dice.total(2, said, rule, splits=splits)
     saved = heroic and roll == 2
-    return TestResult(roll <= target or saved, roll, target, "core.test.leadership", saved)
+    return TestResult(roll <= target or saved, roll, target, LEADERSHIP_RULE, saved)
 
 
 @implements("core.test.leadership-choice")

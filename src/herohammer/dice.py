@@ -597,12 +597,30 @@ _RECORD = tuple.__new__
 _NO_REROLL = Reroll.NONE
 
 
+class RepresentativesRead(BaseException):
+    """The caller of a fast exact enumeration read what it only represents: a roll's value, an event's words or data.
+
+    Not an error: ``enumerate_outcomes`` catches it and walks the tree again die by die, where every value is the
+    roll's own (``Dice.represents``).  A ``BaseException``, so that no ``except Exception`` in the caller's code
+    swallows it, as ``unplaced.PositionsRead``.
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(f"read under the fast exact enumeration: {what}")
+
+
 class Dice(ABC):
     """Give rules code its rolls; subclasses decide where the values come from."""
 
     #: What the caller of an enumeration reads of each event (``enumerate_outcomes(event_view=...)``);
     #: None: everything.  A loop's ``key`` may look at events only through it.
     event_view: Callable[[Any], Hashable] | None = None
+    #: True for a fast exact enumeration's dice: a value handed out may stand for a class of rolls (a total's class,
+    #: a chain's earlier counts, a loop's merged carries), so the log's values and the words and data of events
+    #: built from them are one representative branch's.  Reading them raises ``RepresentativesRead`` (``log``;
+    #: ``Game`` and ``action_odds`` hand out events that do the same), and the enumeration goes die by die.
+    represents: bool = False
 
     def __init__(self) -> None:
         #: Every roll made and not forgotten, appended to as it is rolled; handed out as a tuple (``log``).
@@ -618,6 +636,8 @@ class Dice(ABC):
         the log changes, so a roll costs no more for it (rolling only appends: a view as long as the log is the
         log; what forgets rolls drops the view).
         """
+        if self.represents:
+            raise RepresentativesRead("the dice's log of rolls (dice.log)")
         view = self._logged_view
         if len(view) != len(self._logged):
             view = self._logged_view = tuple(self._logged)
@@ -930,6 +950,7 @@ class _ReplayDice(Dice):
         self.path = path
         self.fine = fine
         self.merge_loops = merge_loops
+        self.represents = not fine or merge_loops  # die by die and loops replayed whole: every value is a roll's
         #: False: the caller reads no positions, so a roll that only places models takes one value.
         self.positions = positions or fine
         self.budget = budget if budget is not None else Budget(DEFAULT_MAX_RUNS)
@@ -1060,8 +1081,8 @@ class _SampledDice(_ReplayDice):
     """
 
     def __init__(self, rng: random.Random, positions: bool, event_view: Callable[[Any], Hashable] | None,
-                 walked: dict[Hashable, tuple[list[Any], int]] | None = None) -> None:
-        super().__init__((), merge_loops=False, positions=positions, event_view=event_view)
+                 walked: dict[Hashable, tuple[list[Any], int]] | None = None, fine: bool = False) -> None:
+        super().__init__((), fine, merge_loops=False, positions=positions, event_view=event_view)
         self.rng = rng
         self.looped = False
         #: Rules-code runs the loops' steps add, weighted as the enumeration would walk them.
@@ -1080,6 +1101,8 @@ class _SampledDice(_ReplayDice):
     def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
              key: Callable[[C], Hashable], fresh: Callable[[C], C] | None = None,
              join: Callable[[C, C], C] | None = None) -> C:
+        if self.fine:  # die by die, a loop is replayed whole (``_walk`` with ``merge_loops=False``)
+            return Dice.loop(self, start, step, done, key)
         self.looped = True
         reaching = math.prod(self.widths)  # the paths (prefixes) that walk this loop, each once
         carry, carries = start, 1
@@ -1126,24 +1149,35 @@ class TreeSize:
         return self.runs > (LOOP_MARGIN if self.loops else ESTIMATE_MARGIN) * budget
 
 
-@with_fewer_collections
 def estimate_runs(rules: Callable[[Dice], Any], paths: int = ESTIMATE_PATHS, positions: bool = True,
-                  event_view: Callable[[Any], Hashable] | None = None, seed: int = 0) -> TreeSize:
+                  event_view: Callable[[Any], Hashable] | None = None, seed: int = 0, fine: bool = False) -> TreeSize:
     """Estimate how many times an enumeration would run ``rules``, from ``paths`` runs (Knuth's estimator).
 
     Each run follows a random path, every branch drawn uniformly; the product of the widths
     of the chance nodes it meets is an unbiased estimate of the number of leaves, and the
     mean over the paths is the estimate.  A loop on the way is followed as the enumeration
     walks it, merging each step's results (``_SampledDice``).  The paths are drawn from
-    ``seed``: the same question gets the same estimate.
+    ``seed``: the same question gets the same estimate.  Rules that read what the fast walk only represents
+    (``RepresentativesRead``) are estimated die by die, as ``enumerate_outcomes`` would walk them; ``fine``: at once.
     """
+    try:
+        return _estimate_runs(rules, paths, positions, event_view, seed, fine)
+    except RepresentativesRead:  # the rules read what a fast walk only represents: it would go die by die
+        if fine:
+            raise
+        return _estimate_runs(rules, paths, positions, event_view, seed, True)
+
+
+@with_fewer_collections
+def _estimate_runs(rules: Callable[[Dice], Any], paths: int, positions: bool,
+                   event_view: Callable[[Any], Hashable] | None, seed: int, fine: bool) -> TreeSize:
     rng = random.Random(seed)
     total = 0
     looped = False
     spent = paths
     walked: dict[Hashable, tuple[list[Any], int]] = {}
     for _ in range(paths):
-        dice = _SampledDice(rng, positions, event_view, walked)
+        dice = _SampledDice(rng, positions, event_view, walked, fine)
         rules(dice)
         total += math.prod(dice.widths) + dice.inner
         looped = looped or dice.looped
@@ -1223,6 +1257,14 @@ def enumerate_outcomes(
     ``estimate_paths`` > 0 first estimates the runs from that many random paths
     (``estimate_runs``) and raises ``EnumerationTooLarge`` with the estimate at once when it
     is far over ``max_runs`` (``TreeSize.far_over``), before spending the budget.
+
+    What the fast walk only represents - the values in the dice's log, the words, rolls and
+    data of the events a ``Game`` (or ``action_odds``' summary) is handed under it - raises
+    ``RepresentativesRead`` when ``rules`` reads it; the walk then starts again die by die
+    (``fine=True``, loops replayed whole), so the answer is exact whatever ``rules`` reads: a
+    tree too large for that raises ``EnumerationTooLarge`` saying so.  An event's kind and
+    rule ids, and the state, are exact either way (a loop's ``key`` keeps them apart), and
+    reading only them keeps the fast walk.
     """
     if not callable(rules):
         raise OutOfRangeError("enumerate_outcomes: rules", rules, "a function of the dice")
@@ -1235,16 +1277,42 @@ def enumerate_outcomes(
     guards.flag(fine, "enumerate_outcomes", "fine")
     guards.flag(merge_loops, "enumerate_outcomes", "merge_loops", none=True)
     guards.flag(positions, "enumerate_outcomes", "positions")
+    merge = not fine if merge_loops is None else merge_loops
+    try:
+        return _sized(rules, Budget(max_runs), fine, merge, positions, event_view, estimate_paths)
+    except RepresentativesRead as read:  # what it read is exact only die by die
+        if fine and not merge:
+            raise
+        what = read.what
+    return _die_by_die(rules, Budget(max_runs), event_view, estimate_paths, what)
+
+
+def _sized(rules: Callable[[Dice], T], budget: Budget, fine: bool, merge: bool, positions: bool,
+           event_view: Callable[[Any], Hashable] | None, estimate_paths: int) -> Distribution[T]:
+    """Estimate the tree's size from ``estimate_paths`` paths (none: no estimate), then enumerate it."""
+    max_runs = budget.max_runs
     if estimate_paths > 0:
-        guess = estimate_runs(rules, estimate_paths, positions, event_view)
+        guess = _estimate_runs(rules, estimate_paths, positions, event_view, 0, fine and not merge)
         if guess.far_over(max_runs):
             raise EnumerationTooLarge(max_runs, guess.runs)
         if not guess.loops and guess.runs * CLOSER_ZONE > max_runs and estimate_paths < CLOSER_PATHS:
-            closer = estimate_runs(rules, CLOSER_PATHS, positions, event_view, seed=1)
+            closer = _estimate_runs(rules, CLOSER_PATHS, positions, event_view, 1, fine and not merge)
             if closer.runs > max_runs:
                 raise EnumerationTooLarge(max_runs, closer.runs)
-    return _enumerate(rules, Budget(max_runs), fine, not fine if merge_loops is None else merge_loops, positions,
-                      event_view)
+    return _enumerate(rules, budget, fine, merge, positions, event_view)
+
+
+def _die_by_die(rules: Callable[[Dice], T], budget: Budget, event_view: Callable[[Any], Hashable] | None,
+                estimate_paths: int, what: str) -> Distribution[T]:
+    """Enumerate every die as a branch, loops replayed whole, for rules that read ``what`` (a ``RepresentativesRead``):
+    too large, ``EnumerationTooLarge`` says why the fast walk was left."""
+    try:
+        return _sized(rules, budget, True, False, True, event_view, estimate_paths)
+    except EnumerationTooLarge as too_large:
+        raise EnumerationTooLarge(too_large.limit, too_large.estimate,
+                                  f"walking every die, since the rules read {what}, which the fast walk only "
+                                  "represents (read the state, or events' kinds and rule ids, to keep it)",
+                                  too_large.at_least) from None
 
 
 def enumerate_within(rules: Callable[[Dice], T], budget: Budget, positions: bool = True,
@@ -1252,7 +1320,10 @@ def enumerate_within(rules: Callable[[Dice], T], budget: Budget, positions: bool
     """``enumerate_outcomes`` with its runs counted on ``budget``, nested loop walks included: what the enumeration
     really ran, which ``budget.runs`` tells after it ends or gives up (``EnumerationTooLarge`` past ``max_runs``).
     For callers inside the package that keep the count (``fastsim``); ``rules`` is trusted to be a function."""
-    return _enumerate(rules, budget, False, True, positions, event_view)
+    try:
+        return _enumerate(rules, budget, False, True, positions, event_view)
+    except RepresentativesRead as read:
+        return _die_by_die(rules, budget, event_view, 0, read.what)
 
 
 @with_fewer_collections

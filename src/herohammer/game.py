@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .actions import ACTION_TYPES, Action, action_key, parse_action
-from .dice import Dice, RollRecord, SeededDice, forget_rolls, rolls_made, rolls_since
+from .dice import Dice, RepresentativesRead, RollRecord, SeededDice, forget_rolls, rolls_made, rolls_since
 from . import guards
 from .errors import IllegalActionError
 from .rulesets import Ruleset, get_ruleset
 from .rulesets.base import Judgement
-from .rulings import Event, Ruling
+from .rulings import Event, Ruling, represented
 from .scenario import load_scenario, save_scenario, state_from_data, state_to_data
 from .state import GameState
 from .values import drop_oldest
@@ -136,6 +136,9 @@ class Game:
         the next step with the same dice began (or the log's end): rolls those dice made outside the game in
         between (a caller rolling them by hand) count as the step's.
         """
+        for entry in self._history:
+            if entry[2].represents:  # a fast exact enumeration's dice: their rolls stand for classes of rolls
+                raise RepresentativesRead("the rolls of Game.steps()")
         out = []
         ends: dict[int, int] = {}  # per dice (by id: the history keeps them alive), where the next step's rolls began
         for before, _, roller, rolled, act in reversed(self._history):  # from the last: one pass
@@ -206,6 +209,8 @@ class Game:
             except BaseException:  # a judge's dice ran out midway, or Ctrl-C: nothing of the action happened
                 roller.take_back(rolled)
                 raise
+            if roller.represents:  # a fast exact enumeration's: their words may quote a representative roll
+                events = represented(events)
         self._history.append((self.state, len(self._log), roller, rolled, act))
         self.state = new_state
         self._log.extend(events)

@@ -7,9 +7,10 @@ rule behind it and carrying the rolls made for it.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple, NoReturn
 
-from .dice import RollRecord
+from .dice import RepresentativesRead, RollRecord
 from .values import record
 
 
@@ -68,3 +69,58 @@ class Event(NamedTuple):
                        "faces": list(r.faces) if r.faces else None} for r in self.rolls],
             **{k: v for k, v in self.data},
         }
+
+
+#: A field of an event by its place, past the fields a ``RepresentedEvent`` guards.
+_field: Callable[[Any, int], Any] = tuple.__getitem__
+
+
+def _unread(what: str) -> property:
+    """A field of a represented event: reading it raises ``RepresentativesRead`` naming it and the event's kind."""
+
+    def read(self: Event) -> NoReturn:
+        raise RepresentativesRead(f"an event's {what} (a {_field(self, 0)} event)")
+
+    return property(read)
+
+
+def _unread_whole(self: Event, *args: Any) -> NoReturn:
+    raise RepresentativesRead(f"a whole event (a {_field(self, 0)} event)")
+
+
+class RepresentedEvent(Event):
+    """An event made under a fast exact enumeration, as ``Game`` and ``action_odds`` hand it to their caller.
+
+    Its kind, rule ids and data are exact (a loop keeps carries apart by them), but for a data field that quotes a
+    roll (``ROLLED_DATA``); its words and rolls may quote one representative roll of a class (``Dice.represents``),
+    so reading them, such a field, or the event whole (comparing, hashing, unpacking, printing it), raises
+    ``RepresentativesRead`` and the enumeration goes die by die.
+    """
+
+    __slots__ = ()
+
+
+#: The fields of an event's data that may quote a rolled value (the Strength D6 of 3rd edition's Perils of the Warp,
+#: which an enumeration hands over as one value of its class): the rest are counts and names the state decides.
+ROLLED_DATA = frozenset({"strength"})
+
+
+def _data(self: Event) -> tuple[tuple[str, Any], ...]:
+    data: tuple[tuple[str, Any], ...] = _field(self, 4)
+    for name, _ in data:
+        if name in ROLLED_DATA:
+            raise RepresentativesRead(f"an event's data {name!r} (a {_field(self, 0)} event)")
+    return data
+
+
+RepresentedEvent.message = _unread("words")  # type: ignore[assignment]
+RepresentedEvent.rolls = _unread("rolls")  # type: ignore[assignment]
+RepresentedEvent.data = property(_data)  # type: ignore[assignment]
+for _name in ("__iter__", "__getitem__", "__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__reduce__",
+              "_asdict", "_replace"):
+    setattr(RepresentedEvent, _name, _unread_whole)
+
+
+def represented(events: Iterable[Event]) -> list[Event]:
+    """Return ``events`` as a fast exact enumeration's caller may read them (``RepresentedEvent``)."""
+    return [tuple.__new__(RepresentedEvent, e) for e in events]

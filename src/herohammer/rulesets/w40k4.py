@@ -15,7 +15,7 @@ from typing import ClassVar
 from .. import geometry as geo
 from ..actions import Action, Manifest, Shoot
 from ..catalogue import implements
-from ..checks import LEADERSHIP_KINDS, LeadershipTestKind, leadership_test
+from ..checks import LeadershipTestKind, leadership_test
 from ..dice import Dice, rolls_made, rolls_since
 from ..errors import IllegalActionError
 from ..powers import PowerEffect, find_power
@@ -438,7 +438,7 @@ class Warhammer40k4(Warhammer40k3):
         event = Event("target_priority", f"{action.unit} takes a Target Priority test to fire at {action.target} "
                       f"rather than {closest}, the closest enemy unit, on Ld {ld.value} ({ld.said}), rolls "
                       f"{result.roll}: {verdict}", tuple(dict.fromkeys((
-                          "published.target-priority", *ld.rules, "core.test.leadership", LEADERSHIP_KINDS, *picked))),
+                          "published.target-priority", *ld.rules, *result.clauses, *picked))),
                       rolls_since(dice, start))
         shot = action if result.passed else Shoot.trusted(do="shoot", unit=action.unit, target=closest,
                                                          weapon=action.weapon)

@@ -14,7 +14,7 @@ from .. import geometry as geo
 from .. import movement
 from ..actions import Assault
 from ..catalogue import implements
-from ..checks import LEADERSHIP_KINDS, LeadershipTestKind, leadership_test
+from ..checks import LeadershipTestKind, leadership_test
 from ..dice import Dice, rolls_made, rolls_since
 from ..rulings import Event, Ruling
 from ..state import GameState
@@ -298,7 +298,7 @@ class AssaultRules(PsychicPowerRules):
         ld = self.leadership_of(state, host_id)
         start = rolls_made(dice)
         result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP)
-        rules = ("published.assaulted-while-falling-back", "published.regroup", *ld.rules, "core.test.leadership", LEADERSHIP_KINDS)
+        rules = ("published.assaulted-while-falling-back", "published.regroup", *ld.rules, *result.clauses)
         said = f"{host_id} is assaulted while falling back: Regroup test on Ld {ld.value} ({ld.said}), rolls " \
                f"{result.roll}"
         if result.passed:

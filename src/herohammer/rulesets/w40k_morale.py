@@ -24,7 +24,7 @@ from .. import geometry as geo
 from .. import movement, straight_moves
 from ..actions import Regroup
 from ..catalogue import implements
-from ..checks import LEADERSHIP_KINDS, LeadershipTestKind, leadership_test
+from ..checks import LEADERSHIP_CLAUSES, LeadershipTestKind, leadership_test
 from ..dice import Dice, rolls_made, rolls_since
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
@@ -151,8 +151,7 @@ class MoraleRules(WoundRules):
                 rule_extra = (*rule_extra, heroism)
             text = f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.said}), rolls {result.roll}, " \
                 f"{verdict}"
-            words = keep_bounded(said, said_key, (text, (rule, *also, *ld.rules, "core.test.leadership", LEADERSHIP_KINDS,
-                                                         *rule_extra, *lost)),
+            words = keep_bounded(said, said_key, (text, (rule, *also, *ld.rules, *result.clauses, *rule_extra, *lost)),
                                  MORALE_WORDS_KEPT)
         event = Event("morale", words[0], words[1], rolls_since(dice, start))
         if result.passed:
@@ -693,7 +692,7 @@ class MoraleRules(WoundRules):
         ld = self.leadership_of(state, unit.id, action.leadership)
         why = self.regroup_modifier(state, unit.id)[1]
         return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.said}){why}",
-                            "published.regroup", *ld.rules, "core.test.leadership", LEADERSHIP_KINDS)
+                            "published.regroup", *ld.rules, *LEADERSHIP_CLAUSES)
 
     @staticmethod
     def _regroup_too_late(state: GameState, unit: Unit) -> Ruling | None:
@@ -720,7 +719,7 @@ class MoraleRules(WoundRules):
         result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP, modifier)
         verdict = "regroups" if result.passed else "fails and falls back again"
         event = Event("regroup", f"{unit.id} takes a Regroup test on Ld {ld.value} ({ld.said}){why}, rolls "
-                      f"{result.roll}: {verdict}", ("published.regroup", *ld.rules, "core.test.leadership", LEADERSHIP_KINDS),
+                      f"{result.roll}: {verdict}", ("published.regroup", *ld.rules, *result.clauses),
                       rolls_since(dice, start))
         if not result.passed:
             state, more = self._fall_back(state, unit.id, dice)
