@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
+from herohammer.scenario import state_to_data
 
+from _cli import run
 from _w40k import (EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, model, next_turn_to,
                    saved_and_loaded, scenario)
 
@@ -44,17 +48,26 @@ REGROUP = {"do": "regroup", "unit": "tac"}
 @EDITIONS
 @pytest.mark.rule("published.leaving-the-battle", "published.regroup", "40k3.ic.falling-back",
                   "40k4.ic.falling-back", "40k3.char.leadership", "40k4.char.leadership")
-def test_a_squad_and_its_captain_leave_the_battle_and_the_words_name_him(ruleset: str) -> None:
+def test_a_squad_and_its_captain_leave_the_battle_and_the_words_name_him(ruleset: str, tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """The squad fails its Regroup test on the Captain's Ld 10 (3/36: 11 or 12) and falls back again 2D6" towards its
     own table edge, the Captain held in it (40k3.ic.falling-back, 40k4.ic.falling-back); once a model reaches the
     edge (tac 3 at y 43, its base's edge 4.51" from it: 5 or more, 30/36) the unit leaves the battle, the Captain
     with it (published.leaving-the-battle): 3/36 x 30/36, brute force. The event names every model removed and, as
-    the plain fall back's does since round 62, says he falls back with it (round 62 left this open). Undone and
-    played again, the same words; saved and loaded, and the record played back, both gone; in blue's turn neither
-    is there to be shot."""
+    the plain fall back's does since round 62, says he falls back with it (round 62 left this open). `herohammer odds
+    action` gives the same chance as the rows "tac: left_battle" and "cap: left_battle". Undone and played again,
+    the same words; saved and loaded, and the record played back, both gone; in blue's turn a shot at the Captain is
+    refused, saying he left the battle off the table edge (it said his last model was removed at 0 Wounds, citing
+    core.zero.w)."""
     g = column_with_captain_falling_back(ruleset)
     odds = brute(g.state, REGROUP, lambda p: not p.state.unit("cap").models)
     assert odds[True] == two_d6(lambda t: t > 10) * two_d6(lambda t: t >= 5)
+    path = tmp_path / "edge.json"
+    path.write_text(json.dumps(state_to_data(g.state)))
+    code, out, _ = run(["odds", "action", str(path), "--action", json.dumps(REGROUP), "--json"], capsys)
+    assert code == 0, out
+    rows = json.loads(out)["result"]["rows"]
+    assert Fraction(rows["tac: left_battle"]) == Fraction(rows["cap: left_battle"]) == odds[True]
     start = g.state
     events = g.apply(REGROUP, dice=ScriptedDice([6, 6, 3, 3]))
     (fell,) = kinds(events, "fall_back")
@@ -69,7 +82,8 @@ def test_a_squad_and_its_captain_leave_the_battle_and_the_words_name_him(ruleset
     for h in (saved_and_loaded(g), Game.replay(g.to_data(record=True))):
         assert h.state.unit("tac").models == () and h.state.unit("cap").models == ()
     next_turn_to(g, "blue", "shooting")
-    assert_illegal(g, {"do": "shoot", "unit": "las", "target": "cap"}, "published.leaving-the-battle")
+    refused = assert_illegal(g, {"do": "shoot", "unit": "las", "target": "cap"}, "published.leaving-the-battle")
+    assert "off the table edge" in str(refused) and "0 Wounds" not in str(refused), refused
 
 
 # == 2. 4th edition: the Boy engaged with a joined Captain strikes him; the blows at his squad never reach him ========
