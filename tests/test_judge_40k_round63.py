@@ -14,6 +14,7 @@ import pytest
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.scenario import state_to_data
+from herohammer.units import Status
 
 from _cli import run
 from _w40k import (EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, model, next_turn_to,
@@ -249,3 +250,49 @@ def test_a_captain_who_consolidates_beside_a_squad_joins_it_only_in_his_movement
     assert_legal(g, join, JOIN[ruleset], PHASE_ONLY[ruleset])
     g.apply(join, dice=ScriptedDice([]))
     assert g.state.unit("cap").joined == "tac"
+
+
+# == 5. both editions: a lone Warboss the squad may not shoot, it may assault ========================================
+
+TARGET = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}
+
+
+def warboss_behind_his_boyz(ruleset: str, phase: str) -> Game:
+    """Red's tac (three Marines with boltguns at (20-24, 20)); blue's lone Warboss at (22, 25), 1.3" from his two
+    Boyz at (19, 23) and (21, 23), who stand closer to tac."""
+    red = [{"id": "tac", "models": [{**model(f"tac {i + 1}", 20 + 2 * i, 20), "weapons": ["boltgun"]}
+                                    for i in range(3)]}]
+    blue = [hero("boss", 22, 25, ld=9),
+            {"id": "boyz", "models": [model(f"b{i + 1}", 19 + 2 * i, 23, 7, ORK.format(i=2, a=2)) for i in range(2)]}]
+    return game(scenario(ruleset, red, blue, phase=phase))
+
+
+@pytest.mark.xfail(strict=True, reason="the assault at a lone Warboss the squad may not shoot says nothing of why")
+@EDITIONS
+@pytest.mark.rule("40k3.ic.target", "40k4.target.closest", "published.assault-range")
+def test_a_lone_warboss_the_squad_may_not_shoot_it_may_assault(ruleset: str) -> None:
+    """A lone independent character may be chosen as a shooting target only as 40k3.ic.target allows (isolated, or
+    the closest target within 12") or 40k4.target.closest (the closest target to the firing unit): the Warboss beside
+    his Boyz, who stand closer, may not be shot. Those clauses limit shooting ("shooting target", "the firing
+    unit"); an assault picks any enemy unit within range (published.assault-range), so tac may assault him 4" away.
+    The assault's ruling says so and cites the clause (it cited published.assault-range alone, leaving a judge to
+    wonder why the shot's refusal did not bar it); a lone character a shot could pick gets no such words. Saved and
+    loaded, the same; the assault made, the Warboss is locked with tac, and undone, the state as it was."""
+    shooting = warboss_behind_his_boyz(ruleset, "shooting")
+    assert_illegal(shooting, {"do": "shoot", "unit": "tac", "target": "boss"}, TARGET[ruleset])
+    g = warboss_behind_his_boyz(ruleset, "assault")
+    assault = {"do": "assault", "unit": "tac", "target": "boss"}
+    for h in (g, saved_and_loaded(g)):
+        ruling = h.check(assault)
+        assert ruling.legal and "published.assault-range" in ruling.rules, ruling
+        assert TARGET[ruleset] in ruling.rules and "limits shooting" in ruling.reason, ruling
+    start = g.state
+    g.apply(assault, dice=ScriptedDice([6] * 6))
+    assert g.state.unit("boss").has(Status.LOCKED) and g.state.unit("tac").has(Status.LOCKED)
+    g.undo()
+    assert g.state == start
+    tac = {"id": "tac", "models": [model(f"tac {i + 1}", 20 + 2 * i, 20) for i in range(3)]}
+    alone = game(scenario(ruleset, [tac], [hero("boss", 22, 24, ld=9), {"id": "boyz", "models": [model("b1", 50, 40)]}],
+                          phase="assault"))  # his Boyz far off: a shot could pick him
+    ruling = alone.check(assault)
+    assert ruling.legal and "limits shooting" not in ruling.reason, ruling
