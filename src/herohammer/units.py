@@ -62,6 +62,9 @@ class Status(StrEnum):
     PSYCHIC_TEST_FAILED = "psychic_test_failed"
     CHARGED = "charged"
     FOUGHT = "fought"  # 40k: has fought its close combat this Assault phase
+    #: 40k: fell back off the table edge: gone from the battle, not slain (published.leaving-the-battle; judge round 63:
+    #: a shot at it said its last model was removed at 0 Wounds)
+    LEFT_BATTLE = "left_battle"
     MAY_CONSOLIDATE = "may_consolidate"  # 40k4: left free by its close combat's result, may consolidate this phase
     HALTED = "halted"  # t9a.join.unit-stops: may not move again this turn
     NO_CHARGE = "no_charge"  # t9a.charge-out.no-other-charges: may not declare a charge this turn

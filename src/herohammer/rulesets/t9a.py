@@ -141,6 +141,7 @@ class NinthAge(ChargeRules):
         Status.USED_POWER: "40k's psychic power used this turn",
         Status.PSYCHIC_TEST_FAILED: "40k's psychic test failed this turn",
         Status.MAY_CONSOLIDATE: "40k's consolidation after a close combat",
+        Status.LEFT_BATTLE: "40k's unit that fell back off the table edge",
     }
     #: The special rules the character and charge rules read, by their exact names (``rule_name``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset(

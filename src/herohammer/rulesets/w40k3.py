@@ -760,6 +760,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if host.joined:
             return Ruling.forbid(f"{host.id} is a character in {host.joined}: join {host.joined} instead", self.join_rule)
         if not host.models:
+            if host.has(Status.LEFT_BATTLE):  # judge round 63: not slain, gone off the table edge
+                return Ruling.forbid(f"{host.id} has left the battle (it fell back off the table edge), and "
+                                     f"{character.id} may join only a unit on the table", "published.leaving-the-battle")
             return Ruling.forbid(f"{host.id} has no models left: it was destroyed (its last model removed at 0 Wounds), "
                                  f"and {character.id} may join only a unit on the table", "core.zero.w")
         if host.type is UnitType.VEHICLE:
@@ -1335,11 +1338,15 @@ def _sample_moves(state: GameState, unit: Unit, allowance: float) -> tuple[list[
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7))
 
 
-@implements("core.zero.w", "published.shooting")
+@implements("core.zero.w", "published.shooting", "published.leaving-the-battle")
 def destroyed_target(state: GameState, target: Unit) -> Ruling:
     """Refuse a shot or psychic attack at a unit with no models left, saying it was destroyed and, when it was shot at
     this turn, by whom (``state.fired_at``): its last model was removed at 0 Wounds (core.zero.w), and a shot needs
-    an enemy unit on the table to pick (published.shooting)."""
+    an enemy unit on the table to pick (published.shooting); or that it fell back off the table edge and left the
+    battle (published.leaving-the-battle; judge round 63: that too was said to be removed at 0 Wounds)."""
+    if target.has(Status.LEFT_BATTLE):
+        return Ruling.forbid(f"{target.id} has left the battle: it fell back off the table edge, and has no models "
+                             "left on the table to be a target", "published.leaving-the-battle", "published.shooting")
     by = [u for u, t in state.fired_at if t == target.id]
     when = f" this turn, after {' and '.join(by)} shot at it" if by else ""
     return Ruling.forbid(f"{target.id} was destroyed{when}: it has no models left to be a target (its last model "

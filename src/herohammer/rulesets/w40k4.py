@@ -76,6 +76,7 @@ class Warhammer40k4(Warhammer40k3):
     coherency_rule: ClassVar[str] = "40k4.ic.join"  # "he must obey the usual Coherency rules until he leaves"
     allocation_rule: ClassVar[str] = "40k4.cc.engaged-only"
     engaged_only_rule: ClassVar[str] = "40k4.cc.engaged-only"
+    struck_character_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.engaged-only",)
     contact_rule: ClassVar[str] = "40k4.cc.base-contact"
     allocation_contact_rule: ClassVar[str] = "40k4.cc.base-contact"
     falling_back_rule: ClassVar[str] = "40k4.ic.falling-back"

@@ -113,11 +113,28 @@ class AssaultRules(PsychicPowerRules):
         said = f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")"
         if shot is not None:
             said += f"; {shot.reason}"
+        picked = self._lone_character_assaulted(state, unit, target)
+        if picked:
+            said += (f"; {target.id} may not be picked out as a shooting target by {unit.id} ({', '.join(picked)}), "
+                     "but that clause limits shooting:"
+                     " an assault picks any enemy unit within range")
+            remains = (*remains, *picked)
         notes = self._assault_terrain_notes(state, unit, members, theirs, reach)
         if any(u.has(Status.FALLING_BACK) for u in state.combined(target.id)):  # its characters too (session 30)
             return Ruling.allow(f"{said}; it is falling back: it tests to regroup at once, and is destroyed if it "
                                 "fails", rule, *slowed, *remains, "published.assaulted-while-falling-back", notes=notes)
         return Ruling.allow(said, rule, *slowed, *remains, notes=notes)
+
+    @implements("40k3.ic.target", "40k4.target.closest")
+    def _lone_character_assaulted(self, state: GameState, unit: Unit, target: Unit) -> tuple[str, ...]:
+        """Return the clauses by which ``unit`` could not shoot at ``target``, a lone character it assaults (none when
+        it could, or ``target`` is no lone character): those clauses limit shooting only ("chosen as a shooting
+        target", 40k3.ic.target; "the closest target to the firing unit", 40k4.target.closest), so the assault's
+        ruling names them to say they do not bar it (judge round 63: it was silent)."""
+        if not target.is_character or target.joined:
+            return ()
+        shot = self.character_target_ruling(state, unit, target)
+        return shot.rules if shot is not None and not shot.legal else ()
 
     def _assault_terrain_notes(self, state: GameState, unit: Unit, members: Sequence[Unit],
                                theirs: Sequence[geo.Placed], reach: float) -> tuple[str, ...]:
@@ -203,6 +220,7 @@ class AssaultRules(PsychicPowerRules):
         """
         unit = state.unit(action.unit)
         members = state.combined(unit.id)
+        picked = self._lone_character_assaulted(state, unit, state.unit(action.target))  # cited as the ruling does
         state, caught = self._assaulted_falling_back(state, action.target, dice)
         if caught and not state.unit(action.target).alive:  # scattered before any charging model moved
             declared = [u.with_status(Status.CHARGED, Status.ASSAULTED) for u in members]
@@ -241,6 +259,7 @@ class AssaultRules(PsychicPowerRules):
                 events.append(Event("pinned", f"{action.target} is assaulted: no longer pinned, it fights normally",
                                     ("published.pinning",)))
         rules = tuple(dict.fromkeys((rule, self.locked_rule))) if len(members) > 1 else (rule,)
+        rules = (*rules, *picked)
         return state, [*caught, Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
                                       f"{'s' * (contacts != 1)} in base contact", rules), *events]
 

@@ -525,6 +525,7 @@ class CloseCombatRules(StrikeRules):
                 state, pending = _remove_casualties(state), ()
         return _Melee(state, initiative, rest, caused, events, melee.finished, melee.whole_score, pending)
 
+    @implements("40k4.cc.engaged-only")
     def _strike_plan(self, state: GameState, jobs: tuple[Job, ...]) -> _StrikePlan:
         """Read what the first of ``jobs`` needs before its dice: the models it may hurt, its rolls and their words."""
         (_, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
@@ -547,12 +548,17 @@ class CloseCombatRules(StrikeRules):
         creature = armour_off if armour_off and armour_off != WEAPON_ARMOUR_OFF and wound_on is not None else ""
         if creature:
             why = " (a Monstrous Creature's close combat wounds: no armour save)"
+        # blows at a character (a unit of his own in 4th edition) cite what lets them reach him: the strikers are
+        # engaged with him (judge round 63: they cited the to-hit chart alone)
+        at_character = self.struck_character_rules if not apart and state.has_unit(pool_key) \
+            and state.unit(pool_key).is_character else ()
         kills = NO_KILLS  # published.instant-death: only a model with Wounds to lose beyond one can be killed outright
         if max(map(PROFILE_WOUNDS_OF, targets)) > 1 and s >= 2 * min(map(TOUGHNESS_OF, targets)):
             kills = {ref: s for ref, (unit, model) in models.items() if killed_outright(unit, model, s)} or NO_KILLS
         return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
                            f"{who} attacks {pool_key} ({n}): ", why,
-                           tuple(dict.fromkeys((rule, *zero_ws, *zero_rules(s, toughness), *(creature,) * bool(creature)))),
+                           tuple(dict.fromkeys((rule, *at_character, *zero_ws, *zero_rules(s, toughness),
+                                                *(creature,) * bool(creature)))),
                            {}, {}, kills)
 
     def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],

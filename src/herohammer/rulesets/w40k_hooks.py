@@ -74,6 +74,9 @@ class CombatHooks(Ruleset):
     #: The clauses on dividing close combat attacks: who may, whom they may hurt, who fights at all.
     allocation_rule: ClassVar[str] = "40k3.char.attack-allocation"
     engaged_only_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    #: The clauses that let enemy troopers' blows reach a character, cited by the blows struck at him (4th edition:
+    #: only the models engaged with him, 40k4.cc.engaged-only; 3rd edition has none of its own).
+    struck_character_rules: ClassVar[tuple[str, ...]] = ()
     contact_rule: ClassVar[str] = "published.close-combat"
     allocation_contact_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
     #: The clause by which a joined character is shot as a target of his own (none in 3rd edition).

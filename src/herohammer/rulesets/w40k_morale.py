@@ -51,6 +51,7 @@ DIFFICULT_KINDS = ("difficult", "dangerous")
 _STANDING = "standing distance"  # the key of a unit's distance to a falling back group (``_fall_back_heading``)
 #: What a fall back ends: the unit is no longer locked in, nor engaged by, its close combat.
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})
+_LEFT = frozenset({Status.LEFT_BATTLE})  # a unit gone off the table edge (``_left_the_battle``), not slain
 #: How many worded results (why, rule, modifier, roll) a Morale check's facts keep (``_MoraleFacts.said``).
 MORALE_WORDS_KEPT = 64
 _MORALE = 'morale'
@@ -538,7 +539,7 @@ class MoraleRules(WoundRules):
             said = f"{moved_inches:g}\" ({inches}\" rolled, halved through difficult terrain)"
         if at_edge and any(ends[i][j] == place for i, j, place in at_edge):  # a model reached the edge, none
             # stopped it short
-            return self._left_the_battle(state, members, fell, unit_id, said, rules)
+            return self._left_the_battle(state, members, fell, unit_id, said + along, rules)
         moved = []
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
@@ -603,8 +604,9 @@ class MoraleRules(WoundRules):
                          said: str, rules: tuple[str, ...]) -> tuple[GameState, str, tuple[str, ...]]:
         """Remove a falling back unit, its characters with it, once a model of it reaches the table edge: it has left
         the battle and takes no further part (4th ed. p. 48, Leaving the Battle); the event names every model removed,
-        its characters' too."""
-        gone = [evolve(u, models=(), status=(u.status - _FALLING_BACK_ENDS) | fell) for u in members]
+        its characters' too, and (``said``: judge round 63) the characters that fell back with it, as the plain fall
+        back's words do."""
+        gone = [evolve(u, models=(), status=(u.status - _FALLING_BACK_ENDS) | fell | _LEFT) for u in members]
         names = ", ".join(m.name for u in members for m in u.models)
         return (state.replace_units(*gone),
                 f"{unit_id} falls back {said}, reaches the table edge and leaves the battle: removed ({names})",

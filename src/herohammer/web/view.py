@@ -39,6 +39,7 @@ STATUS_WORDS: dict[Status, tuple[str, str | None]] = {
     Status.CHARGED: ("charged this turn", None),
     Status.FOUGHT: ("fought its close combat this Assault phase", None),
     Status.MAY_CONSOLIDATE: ("left free by its close combat: may consolidate this phase", None),
+    Status.LEFT_BATTLE: ("fell back off the table edge: it has left the battle", None),
     Status.HALTED: ("a character joined it: it may not move again this turn", None),
     Status.NO_CHARGE: ("may not declare a charge this turn", None),
     Status.RALLY_TESTED: ("took its Rally test this turn", None),
