@@ -1,0 +1,79 @@
+"""Round 62 (docstring written last)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from _t9a import HERO, play_to, reloading_game, saved_and_loaded, scenario
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+from herohammer.scenario import state_from_data
+
+POSITION = "t9a.join.position"
+SINGLE = "t9a.join.single-rank"
+CHARS = "t9a.join.character-units"
+FAILED = "published.t9a-failed-charge"
+SLOT = 20 / 25.4  # a 20 mm slot in inches
+
+
+def _mage(data: dict[str, Any], at: tuple[float, float]) -> dict[str, Any]:
+    """``data`` with a lone elf Mage (the Hero's profile) standing at ``at``."""
+    data["sides"]["elves"].append({"id": "mage", "character": "independent",
+                                   "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": list(at)}]})
+    return data
+
+
+def _near(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return abs(a[0] - b[0]) < 1e-6 and abs(a[1] - b[1]) < 1e-6
+
+
+# -- 1. a Mage joins the lone Hero after his Failed Charge Move: widening the rank does not move him ------------------
+@pytest.mark.rule(POSITION, SINGLE, CHARS, FAILED)
+@pytest.mark.xfail(strict=True, reason="a widened rank is re-centred: the Hero, who may not move after his Failed "
+                   "Charge Move, slides 0.39\" sideways though the Mage's file displaced nobody")
+def test_a_widened_rank_keeps_its_models_where_they_stand() -> None:
+    # The lone Hero (Advance 5") charges the orcs 12.6" off and fails (1 1): his Failed Charge Move takes him 1"
+    # on, and this player turn he moves no more (published.t9a-failed-charge). In the Movement phase the Mage joins
+    # him (t9a.join.character-units), a unit of a single rank: with rank_choice widen the rank gains a file
+    # (t9a.join.single-rank) and the Mage stands in it, at either end; nobody is displaced (t9a.join.position), so the
+    # Hero stands where his Failed Charge Move left him. Through a save and load and an undo.
+    data = _mage(scenario(n=10, orcs=5, phase="charge", active="elves", joined=False, hero_at=(36, 27), enemy_y=40),
+                 (30, 27))
+    g = Game(state_from_data(data), dice=ScriptedDice([1, 1]))
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"})
+    hero_at = g.state.unit("hero").models[0].at
+    assert _near(hero_at, (36, 28)), hero_at
+    play_to(g, "movement", "elves")
+    g = saved_and_loaded(g)
+    for file, mage_x in ((0, 36 - SLOT), (1, 36 + SLOT)):
+        action = {"do": "join", "character": "mage", "unit": "hero", "rank_choice": "widen", "position": file}
+        ruling = g.check(action)
+        assert ruling.legal and {POSITION, SINGLE, CHARS} <= set(ruling.rules), ruling
+        before = g.state
+        g.apply(action)
+        assert _near(g.state.unit("hero").models[0].at, hero_at), g.state.unit("hero").models[0].at
+        assert _near(g.state.unit("mage").models[0].at, (mage_x, 28)), g.state.unit("mage").models[0].at
+        g.undo()
+        assert g.state is before
+
+
+@pytest.mark.rule(POSITION, SINGLE)
+@pytest.mark.xfail(strict=True, reason="a widened rank is re-centred: every Spearman slides half a slot")
+@pytest.mark.parametrize("file", [0, 2, 3, 5])
+def test_widening_a_rank_displaces_only_the_shorter_side_of_the_joiners_file(file: int) -> None:
+    # Five Spearmen in one rank; the Hero joins in ``file`` of the widened rank (t9a.join.single-rank): the models of
+    # the shorter side of his file (the left one on a tie) step one slot outward to make room (the displacement
+    # t9a.join.position allows), the others stand where they stood: the unit itself does not move
+    # (t9a.join.unit-stops). File 0 or 5 (an end) moves nobody.
+    data = scenario(n=5, orcs=5, phase="movement", active="elves", joined=False, hero_at=(36, 16), enemy_y=40)
+    g = reloading_game(data)
+    before = {m.name: m.at for m in g.state.unit("spears").models}
+    g.apply({"do": "join", "character": "hero", "unit": "spears", "rank_choice": "widen", "position": file})
+    after = {m.name: m.at for m in g.state.unit("spears").models}
+    left, right = [f"s{i}" for i in range(file)], [f"s{i}" for i in range(file, 5)]
+    moved = left if len(left) <= len(right) else right
+    for name, at in after.items():
+        shift = (-SLOT if name in left else SLOT) if name in moved else 0.0
+        assert _near(at, (before[name][0] + shift, before[name][1])), (name, before[name], at)
