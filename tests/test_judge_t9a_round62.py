@@ -31,8 +31,6 @@ def _near(a: tuple[float, float], b: tuple[float, float]) -> bool:
 
 # -- 1. a Mage joins the lone Hero after his Failed Charge Move: widening the rank does not move him ------------------
 @pytest.mark.rule(POSITION, SINGLE, CHARS, FAILED)
-@pytest.mark.xfail(strict=True, reason="a widened rank is re-centred: the Hero, who may not move after his Failed "
-                   "Charge Move, slides 0.39\" sideways though the Mage's file displaced nobody")
 def test_a_widened_rank_keeps_its_models_where_they_stand() -> None:
     # The lone Hero (Advance 5") charges the orcs 12.6" off and fails (1 1): his Failed Charge Move takes him 1"
     # on, and this player turn he moves no more (published.t9a-failed-charge). In the Movement phase the Mage joins
@@ -60,7 +58,6 @@ def test_a_widened_rank_keeps_its_models_where_they_stand() -> None:
 
 
 @pytest.mark.rule(POSITION, SINGLE)
-@pytest.mark.xfail(strict=True, reason="a widened rank is re-centred: every Spearman slides half a slot")
 @pytest.mark.parametrize("file", [0, 2, 3, 5])
 def test_widening_a_rank_displaces_only_the_shorter_side_of_the_joiners_file(file: int) -> None:
     # Five Spearmen in one rank; the Hero joins in ``file`` of the widened rank (t9a.join.single-rank): the models of

@@ -327,6 +327,23 @@ def _push_back(order: list[str], files: int, column: int, carry: str) -> None:
     order.append(carry)
 
 
+@implements("t9a.join.position", "t9a.join.single-rank", "t9a.join.unit-stops")
+def _widened(formation: Formation, file: int, files: int) -> Formation:
+    """Return the widened rank (``files`` before, the joiner in ``file``) with its models standing where they stood but
+    those of the shorter side of his file (the left on a tie), each one slot outward: the join displaces only the
+    models it must make room for (t9a.join.position) and the unit does not move (t9a.join.unit-stops). Re-centred, the
+    rank slid every model half a slot, a lone Hero after his Failed Charge Move too (round 62)."""
+    return _shifted(formation, formation.slot_mm[0] / MM_PER_INCH / 2.0 * (-1.0 if file <= files - file else 1.0))
+
+
+def _shifted(formation: Formation, right: float) -> Formation:
+    """Return the formation with its front's centre moved ``right`` inches along its front (its slots with it)."""
+    t = math.radians(formation.facing)
+    x, y = formation.position
+    return evolve(formation, position=(round(x + math.cos(t) * right, 9) + 0.0,
+                                       round(y + math.sin(t) * right, 9) + 0.0))
+
+
 @implements("t9a.join.position", "t9a.join.single-rank")
 def place_in_front_rank(
     formation: Formation, name: str, file: int, front: Callable[[str], bool], choice: RankChoice | None
@@ -346,11 +363,11 @@ def place_in_front_rank(
             raise IllegalActionError(
                 "the unit stands in a single rank: choose rank_choice 'widen' or 'second_rank'",
                 ["t9a.join.single-rank"])
-        if choice == "widen":
+        if choice == "widen":  # a file added beside the rank, which stays where it stands (``_widened``)
             if not 0 <= file <= files:
                 raise IllegalActionError(f"file {file} is outside 0..{files} of the widened rank", ["t9a.join.position"])
             order.insert(file, name)
-            return formation.reordered(tuple(order), files + 1)
+            return _widened(formation.reordered(tuple(order), files + 1), file, files)
     elif choice == "widen":
         raise IllegalActionError(
             f"the unit stands in {formation.ranks} ranks: only a unit of a single rank may be widened",
