@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ POSITION = "t9a.join.position"
 SINGLE = "t9a.join.single-rank"
 CHARS = "t9a.join.character-units"
 FAILED = "published.t9a-failed-charge"
+UNMOVED = "t9a.leave.unit-not-moved"
 SLOT = 20 / 25.4  # a 20 mm slot in inches
 
 
@@ -74,3 +76,52 @@ def test_widening_a_rank_displaces_only_the_shorter_side_of_the_joiners_file(fil
     for name, at in after.items():
         shift = (-SLOT if name in left else SLOT) if name in moved else 0.0
         assert _near(at, (before[name][0] + shift, before[name][1])), (name, before[name], at)
+
+
+# -- 3. across phases and turns: the join kept through an undo and a record, the leave moving only the one who leaves --
+def _joined_after_failed_charge(tmp_path: Path) -> tuple[Game, tuple[float, float]]:
+    """Case 1's Hero (his Failed Charge Move made) joined by the Mage in the widened rank's file 1, undone and joined
+    again, saved with its record and played back, then played on to the elves' next Movement phase."""
+    data = _mage(scenario(n=10, orcs=5, phase="charge", active="elves", joined=False, hero_at=(36, 27), enemy_y=40),
+                 (30, 27))
+    g = Game(state_from_data(data), dice=ScriptedDice([1, 1]))
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"})
+    hero_at = g.state.unit("hero").models[0].at
+    play_to(g, "movement", "elves")
+    join = {"do": "join", "character": "mage", "unit": "hero", "rank_choice": "widen", "position": 1}
+    start = g.state
+    g.apply(join)
+    g.undo()
+    assert g.state == start
+    g.apply(join)
+    path = tmp_path / "joined.yaml"
+    g.save(path, record=True)
+    back = Game.replay(path)
+    assert back.state == g.state
+    play_to(back, "movement", "orcs")
+    play_to(back, "movement", "elves")
+    return back, hero_at
+
+
+@pytest.mark.rule(UNMOVED, "t9a.leave.when", "t9a.leave.move", CHARS)
+@pytest.mark.parametrize("leaver, stayer", [
+    pytest.param("mage", "hero", marks=pytest.mark.xfail(strict=True, reason="a leave that narrows a single rank "
+                                                         "re-centres it: the Hero who stays slides half a slot")),
+    ("hero", "mage")])
+def test_a_leave_from_a_rank_of_two_characters_moves_only_the_one_who_leaves(tmp_path: Path, leaver: str,
+                                                                            stayer: str) -> None:
+    # Case 1's unit of two characters, the Hero leading, through an undo and a record played back; the next turn's
+    # Movement phase either leaves it (t9a.leave.when; the Hero, its leader, hands it to the Mage,
+    # t9a.join.character-units). The unit left does not move for the leave (t9a.leave.unit-not-moved): the one who
+    # stays stands where he stood, the rank closed at its end, and is offered his own move. A save and load between.
+    g, hero_at = _joined_after_failed_charge(tmp_path)
+    g = saved_and_loaded(g)
+    stands = g.state.unit(stayer).models[0].at
+    assert _near(g.state.unit("hero").models[0].at, hero_at)
+    leave = {"do": "leave", "character": leaver, "to": [38, 25]}
+    ruling = g.check(leave)
+    assert ruling.legal and any(f"[{UNMOVED}]" in n for n in ruling.notes), ruling
+    g.apply(leave)
+    assert _near(g.state.unit(leaver).models[0].at, (38, 25))
+    assert _near(g.state.unit(stayer).models[0].at, stands), (stands, g.state.unit(stayer).models[0].at)
+    assert g.state.unit(stayer).joined is None and g.state.unit(leaver).joined is None
