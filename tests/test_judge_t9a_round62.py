@@ -104,10 +104,7 @@ def _joined_after_failed_charge(tmp_path: Path) -> tuple[Game, tuple[float, floa
 
 
 @pytest.mark.rule(UNMOVED, "t9a.leave.when", "t9a.leave.move", CHARS)
-@pytest.mark.parametrize("leaver, stayer", [
-    pytest.param("mage", "hero", marks=pytest.mark.xfail(strict=True, reason="a leave that narrows a single rank "
-                                                         "re-centres it: the Hero who stays slides half a slot")),
-    ("hero", "mage")])
+@pytest.mark.parametrize("leaver, stayer", [("mage", "hero"), ("hero", "mage")])
 def test_a_leave_from_a_rank_of_two_characters_moves_only_the_one_who_leaves(tmp_path: Path, leaver: str,
                                                                             stayer: str) -> None:
     # Case 1's unit of two characters, the Hero leading, through an undo and a record played back; the next turn's
@@ -125,3 +122,29 @@ def test_a_leave_from_a_rank_of_two_characters_moves_only_the_one_who_leaves(tmp
     assert _near(g.state.unit(leaver).models[0].at, (38, 25))
     assert _near(g.state.unit(stayer).models[0].at, stands), (stands, g.state.unit(stayer).models[0].at)
     assert g.state.unit(stayer).joined is None and g.state.unit(leaver).joined is None
+
+
+@pytest.mark.rule(UNMOVED, "t9a.leave.when", "t9a.leave.move")
+@pytest.mark.parametrize("file", [0, 2, 3, 5])
+def test_a_leave_from_a_single_rank_closes_the_gap_from_its_shorter_side(file: int) -> None:
+    # Five Spearmen and their Hero in one rank six wide, the Hero in ``file``; he leaves, 5" back (t9a.leave.when,
+    # t9a.leave.move). The rank closes his gap: the Spearmen of its shorter side (the left on a tie) step one slot in,
+    # the others stand; from an end nobody moves. The unit does not count as having moved (t9a.leave.unit-not-moved),
+    # and its rank does not slide either, as round 62's widened rank does not.
+    data = scenario(n=5, orcs=5, phase="movement", active="elves", enemy_y=40)
+    order = [f"s{i}" for i in range(5)]
+    order.insert(file, "Hero")
+    data["sides"]["elves"][0]["formation"].update(files=6, order=order)
+    g = reloading_game(data)
+    before = {m.name: m.at for m in g.state.unit("spears").models}
+    hero = g.state.unit("hero").models[0].at
+    leave = {"do": "leave", "character": "hero", "to": [hero[0], hero[1] - 5]}
+    ruling = g.check(leave)
+    assert ruling.legal and any(f"[{UNMOVED}]" in n for n in ruling.notes), ruling
+    g.apply(leave)
+    after = {m.name: m.at for m in g.state.unit("spears").models}
+    left, right = [f"s{i}" for i in range(file)], [f"s{i}" for i in range(file, 5)]
+    moved = left if len(left) <= len(right) else right
+    for name, at in after.items():
+        shift = (SLOT if name in left else -SLOT) if name in moved else 0.0
+        assert _near(at, (before[name][0] + shift, before[name][1])), (name, before[name], at)

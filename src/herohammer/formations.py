@@ -392,15 +392,24 @@ def place_in_front_rank(
 
 
 @implements("t9a.char.front-rank")
-def remove_from(formation: Formation, name: str, front: Callable[[str], bool] | None = None) -> Formation:
+def remove_from(formation: Formation, name: str, front: Callable[[str], bool] | None = None,
+                stay: bool = False) -> Formation:
     """Return the formation without ``name``: a gap before the rear rank is filled from the rear.
 
     With ``front`` (which names have Front Rank), a gap in the first rank is filled first by the foremost Front Rank
     model standing further back, if any: a first rank that holds a model without Front Rank has every Front Rank
-    model of the unit in it (t9a.char.front-rank); that model's place is then filled from the rear.
+    model of the unit in it (t9a.char.front-rank); that model's place is then filled from the rear.  With ``stay`` (a
+    character leaving), a single rank left narrower closes its gap as a widened one opened it (``_widened``): the
+    models of its shorter side step one slot in, the others stand, the unit left unmoved (t9a.leave.unit-not-moved).
     """
     order = list(formation.order)
     i = order.index(name)
+    if stay and formation.single_rank and len(order) <= formation.files and len(order) > 1:
+        order.pop(i)
+        w, narrower = formation.slot_mm[0] / MM_PER_INCH, (formation.files - len(order)) / 2.0
+        # re-centred, the left side would slide by narrower * w and the right by one slot less: the longer stands
+        shift = w - narrower * w if i <= len(order) - i else -narrower * w
+        return _shifted(formation.reordered(tuple(order), len(order)), shift)
     if front is not None and i < formation.files:
         back = next((j for j in range(formation.files, len(order)) if front(order[j])), None)
         if back is not None:
