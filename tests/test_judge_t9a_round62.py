@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+from itertools import product
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from _t9a import HERO, play_to, reloading_game, saved_and_loaded, scenario
+from _t9a import HERO, exact_odds_as_brute_force, play_to, reloading_game, saved_and_loaded, scenario
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
@@ -148,3 +150,46 @@ def test_a_leave_from_a_single_rank_closes_the_gap_from_its_shorter_side(file: i
     for name, at in after.items():
         shift = (SLOT if name in left else -SLOT) if name in moved else 0.0
         assert _near(at, (before[name][0] + shift, before[name][1])), (name, before[name], at)
+
+
+# -- 4. a Wizard casts from his unit: range from his own model, sight within his unit's Front Arc ----------------------
+def _wizard_in_a_unit(host: str) -> Game:
+    """The elves' Magic phase, six Magic Dice a side: a Wizard Adept (Lightning Bolt) joined to ``host`` (the Spearmen,
+    he the Hero; or the lone Hero, he the Mage who joined him this Movement phase, widening his rank), the orcs 12"
+    before them."""
+    data = scenario(n=10, orcs=5, phase="movement", active="elves", joined=host == "spears", hero_at=(36, 22),
+                    enemy_y=34, extra={"magic_dice": {"orcs": 6, "elves": 6}})
+    wizard = data["sides"]["elves"][1] if host == "spears" else _mage(data, (30, 22))["sides"]["elves"][2]
+    wizard["rules"], wizard["spells"] = ["Wizard Adept"], ["Lightning Bolt"]
+    g = reloading_game(data)
+    if host == "hero":
+        g.apply({"do": "join", "character": "mage", "unit": "hero", "rank_choice": "widen", "position": 1})
+    play_to(g, "magic", "elves")
+    return g
+
+
+@pytest.mark.rule("t9a.join.part-of-unit", "published.t9a-magic", "published.t9a-spell-types")
+@pytest.mark.xfail(strict=True, reason="a joined Wizard's legal Missile spell cites no t9a.join.part-of-unit (its "
+                   "refusals for range, arc and sight do), nor does its event")
+@pytest.mark.parametrize("host, wizard", [("spears", "hero"), ("hero", "mage")])
+def test_a_wizard_casting_from_his_unit_is_told_so_and_his_bolt_odds_are_exact(host: str, wizard: str) -> None:
+    # A Wizard in a unit casts as its part (t9a.join.part-of-unit): the Missile's sight is drawn within his unit's
+    # Front Arc, its range from his own model (published.t9a-magic, published.t9a-spell-types). Every refusal of his
+    # cast cites the clause; so must the ruling that lets him, and its event. Lightning Bolt (7+ on two Magic Dice,
+    # no dispel: 21/36; one S6 hit wounds T4 on 2+, the orc's 6+ save fails on 1-5): an orc slain on 21/36 * 5/6 * 5/6,
+    # counted over the dice = exact = brute force. Legal_actions offers the cast; undone.
+    g = _wizard_in_a_unit(host)
+    action = {"do": "cast", "unit": wizard, "spell": "Lightning Bolt", "target": "orcs", "dice": 2}
+    ruling = g.check(action)
+    assert ruling.legal and {"t9a.join.part-of-unit", "published.t9a-magic"} <= set(ruling.rules), ruling
+    assert any(a.do == "cast" and a.unit == wizard for a in g.legal_actions())
+    counted = sum((Fraction(1, 6 ** 4) for cast, wound, save in product(
+        [a + b for a, b in product(range(1, 7), repeat=2)], range(1, 7), range(1, 7))
+        if cast >= 7 and wound >= 2 and save <= 5), Fraction(0))
+    slain = sum((Fraction(w) for o, w in exact_odds_as_brute_force(g.state, action) if o.wounds("orcs")), Fraction(0))
+    assert slain == counted == Fraction(21, 36) * Fraction(25, 36)
+    before = g.state
+    events = g.apply(action, ScriptedDice([4, 3, 6, 1]))
+    assert "t9a.join.part-of-unit" in events[0].rules, events
+    g.undo()
+    assert g.state is before
