@@ -169,8 +169,6 @@ def _wizard_in_a_unit(host: str) -> Game:
 
 
 @pytest.mark.rule("t9a.join.part-of-unit", "published.t9a-magic", "published.t9a-spell-types")
-@pytest.mark.xfail(strict=True, reason="a joined Wizard's legal Missile spell cites no t9a.join.part-of-unit (its "
-                   "refusals for range, arc and sight do), nor does its event")
 @pytest.mark.parametrize("host, wizard", [("spears", "hero"), ("hero", "mage")])
 def test_a_wizard_casting_from_his_unit_is_told_so_and_his_bolt_odds_are_exact(host: str, wizard: str) -> None:
     # A Wizard in a unit casts as its part (t9a.join.part-of-unit): the Missile's sight is drawn within his unit's
