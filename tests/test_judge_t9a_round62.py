@@ -49,8 +49,10 @@ stands, the shorter side of the joiner's file displaced; a model the join displa
 by the joiner's move and does not move itself, so a join to a character after his Failed Charge Move is legal and may
 displace him: the texts place the joiner "at once" and let him displace Front Rank models "to other legal places",
 and the Failed Charge Move bars the unit's own moves); t9a.leave.unit-not-moved (round 62: a leave closes a single
-rank's gap from its shorter side, a unit of several ranks fills it from the rear as before). No book entry (the book's
-widen entries state no positions; no new kind of ruling) and no docs page changed.
+rank's gap from its shorter side, a unit of several ranks fills it from the rear as before). No book entry (no new kind of
+ruling; the book's widen entries hold: the table-edge one is still refused at file 2, s0 now 0.36" off the edge
+instead of 0.03" in); docs/t9a.md rebuilt (those words, and the casts of a joined Hero now citing
+t9a.join.part-of-unit); DEVELOPERS.md says where the rank stays.
 
 Every other case holds as the texts read: the Failed Charge Move of a lone character, the join to him widened or in a
 second rank, through an undo, a save and load and a record played back; the leader's leave handing on the unit; a
