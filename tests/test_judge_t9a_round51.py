@@ -119,7 +119,7 @@ def test_a_hero_who_marched_to_join_a_single_rank_stops_it_and_does_not_shoot_an
     # то контролирующий игрок может решить" - widen or a second rank: a join naming neither is refused citing
     # t9a.join.single-rank, both are offered. Joined (widened), the unit "более не может двигаться в эту Фазу
     # Движения": its move refused citing t9a.join.unit-stops, no move or reform offered; his own leave refused (he has
-    # moved this phase: t9a.leave.when). He moved 7.62" (more than his Advance Rate 5", within his March Rate 10"): "то
+    # moved this phase: t9a.leave.when). He moved 7.65" (more than his Advance Rate 5", within his March Rate 10"): "то
     # сам Персонаж считается маршировавшим, а его подразделение - нет". A save and load keeps all of it. The Shooting
     # phase: the five Spearmen shoot (BS4 needs 3+; the orcs 19" away, beyond half the bow's 24": -1; no -1 for moving:
     # the unit did not move), 4+; the Hero marched and does not shoot (2022 text: a unit that Marched cannot shoot),
@@ -135,7 +135,9 @@ def test_a_hero_who_marched_to_join_a_single_rank_stops_it_and_does_not_shoot_an
     joins = offered(g, "join")
     assert {**bare, "rank_choice": "widen"} in joins and {**bare, "rank_choice": "second_rank"} in joins
     events = g.apply({**bare, "rank_choice": "widen"})
-    assert "marched 7.62\"" in events[0].message and "t9a.join.single-rank" in events[0].rules, events[0]
+    # his file 2 of the widened rank: the two Spearmen left of it step a slot left, the rest stand (judge round 62),
+    # so his slot is 0.79" left of the centre: 7.65" from him (7.62" when the rank was re-centred)
+    assert "marched 7.65\"" in events[0].message and "t9a.join.single-rank" in events[0].rules, events[0]
     f = g.state.unit("spears").formation
     assert f.files == 6 and len(f.order) == 6 and "Hero" in f.order
     assert g.state.unit("hero").has(Status.MARCHED) and not g.state.unit("spears").has(Status.MARCHED)

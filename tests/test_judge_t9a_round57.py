@@ -263,7 +263,8 @@ def test_the_last_survivor_of_a_melee_breaks_or_holds_as_his_unit_and_his_fall_d
     ruling = g.check({"do": "test", "unit": "spears", "characteristic": "Ld", "kind": "Break"})
     assert ruling.legal and LAST in ruling.rules and "Ld 9 (Hero)" in ruling.reason, ruling
     play_to(g, "melee", "elves")
-    g.apply({"do": "fight", "unit": "spears"})
+    # the orcs' two blows back miss (1 1): with unscripted dice they slew him one run in a few (round 62 saw it)
+    g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1, 1]))
     play_to(g, "melee", "orcs")
     events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6, 6, 6, 6, 1, 1, 3, 3]))
     assert "slain: Hero" in events[0].message and not g.state.unit("hero").alive, events

@@ -349,9 +349,11 @@ def test_a_leaving_character_ends_1_inch_from_other_units() -> None:
 @pytest.mark.rule(SPACING, "t9a.join.position", "t9a.join.single-rank")
 def test_a_join_that_widens_a_unit_keeps_1_inch_from_its_neighbour() -> None:
     g = game(n=5, hero_at=(36, 23.5), extra=[_guard(1.2)])
-    widen = {"do": "join", "character": "hero", "unit": "spears", "rank_choice": "widen"}
+    # the rank widens on the joiner's side (judge round 62): his file at its right end brings it 0.02" from the guard
+    widen = {"do": "join", "character": "hero", "unit": "spears", "rank_choice": "widen", "position": 5}
     refused(g, widen, SPACING)
     assert "guard" in g.check(widen).reason
+    assert g.check({**widen, "position": 2}).legal  # two Spearmen step left, the rank's right end stands
     g.apply({"do": "join", "character": "hero", "unit": "spears", "rank_choice": "second_rank"})
     assert g.state.unit("hero").joined == "spears"
     same_rulings(g, reload(g))

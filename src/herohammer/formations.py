@@ -327,6 +327,23 @@ def _push_back(order: list[str], files: int, column: int, carry: str) -> None:
     order.append(carry)
 
 
+@implements("t9a.join.position", "t9a.join.single-rank", "t9a.join.unit-stops")
+def _widened(formation: Formation, file: int, files: int) -> Formation:
+    """Return the widened rank (``files`` before, the joiner in ``file``) with its models standing where they stood but
+    those of the shorter side of his file (the left on a tie), each one slot outward: the join displaces only the
+    models it must make room for (t9a.join.position) and the unit does not move (t9a.join.unit-stops). Re-centred, the
+    rank slid every model half a slot, a lone Hero after his Failed Charge Move too (round 62)."""
+    return _shifted(formation, formation.slot_mm[0] / MM_PER_INCH / 2.0 * (-1.0 if file <= files - file else 1.0))
+
+
+def _shifted(formation: Formation, right: float) -> Formation:
+    """Return the formation with its front's centre moved ``right`` inches along its front (its slots with it)."""
+    t = math.radians(formation.facing)
+    x, y = formation.position
+    return evolve(formation, position=(round(x + math.cos(t) * right, 9) + 0.0,
+                                       round(y + math.sin(t) * right, 9) + 0.0))
+
+
 @implements("t9a.join.position", "t9a.join.single-rank")
 def place_in_front_rank(
     formation: Formation, name: str, file: int, front: Callable[[str], bool], choice: RankChoice | None
@@ -346,11 +363,11 @@ def place_in_front_rank(
             raise IllegalActionError(
                 "the unit stands in a single rank: choose rank_choice 'widen' or 'second_rank'",
                 ["t9a.join.single-rank"])
-        if choice == "widen":
+        if choice == "widen":  # a file added beside the rank, which stays where it stands (``_widened``)
             if not 0 <= file <= files:
                 raise IllegalActionError(f"file {file} is outside 0..{files} of the widened rank", ["t9a.join.position"])
             order.insert(file, name)
-            return formation.reordered(tuple(order), files + 1)
+            return _widened(formation.reordered(tuple(order), files + 1), file, files)
     elif choice == "widen":
         raise IllegalActionError(
             f"the unit stands in {formation.ranks} ranks: only a unit of a single rank may be widened",
@@ -375,15 +392,24 @@ def place_in_front_rank(
 
 
 @implements("t9a.char.front-rank")
-def remove_from(formation: Formation, name: str, front: Callable[[str], bool] | None = None) -> Formation:
+def remove_from(formation: Formation, name: str, front: Callable[[str], bool] | None = None,
+                stay: bool = False) -> Formation:
     """Return the formation without ``name``: a gap before the rear rank is filled from the rear.
 
     With ``front`` (which names have Front Rank), a gap in the first rank is filled first by the foremost Front Rank
     model standing further back, if any: a first rank that holds a model without Front Rank has every Front Rank
-    model of the unit in it (t9a.char.front-rank); that model's place is then filled from the rear.
+    model of the unit in it (t9a.char.front-rank); that model's place is then filled from the rear.  With ``stay`` (a
+    character leaving), a single rank left narrower closes its gap as a widened one opened it (``_widened``): the
+    models of its shorter side step one slot in, the others stand, the unit left unmoved (t9a.leave.unit-not-moved).
     """
     order = list(formation.order)
     i = order.index(name)
+    if stay and formation.single_rank and len(order) <= formation.files and len(order) > 1:
+        order.pop(i)
+        w, narrower = formation.slot_mm[0] / MM_PER_INCH, (formation.files - len(order)) / 2.0
+        # re-centred, the left side would slide by narrower * w and the right by one slot less: the longer stands
+        shift = w - narrower * w if i <= len(order) - i else -narrower * w
+        return _shifted(formation.reordered(tuple(order), len(order)), shift)
     if front is not None and i < formation.files:
         back = next((j for j in range(formation.files, len(order)) if front(order[j])), None)
         if back is not None:

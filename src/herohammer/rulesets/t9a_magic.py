@@ -254,6 +254,14 @@ def casting_models(state: GameState, unit: Unit) -> tuple[list[Placed], str]:
     return [m.placed for u in state.combined(unit.id) for m in u.models], unit.id
 
 
+@implements("t9a.join.part-of-unit")
+def casting_apart(state: GameState, unit: Unit) -> tuple[str, ...]:
+    """Cite t9a.join.part-of-unit for a Caster in a unit with characters (a character joined to it, or the unit he
+    leads): his range is his own model's, his sight drawn within the unit's Front Arc. Each refusal cited it; the
+    cast allowed and its event now do too (round 62)."""
+    return ("t9a.join.part-of-unit",) if unit.joined or state.joined_to(unit.id) else ()
+
+
 @implements("published.line-of-sight", "published.t9a-magic")
 def casting_sight(state: GameState, unit: Unit) -> list[Placed]:
     """Return where the Caster (``casting_models``) sees from: a model behind its unit's first rank sees as if
@@ -406,7 +414,7 @@ class MagicPhase(Ruleset):
         caster, who = casting_models(state, unit)
         aim = [m.placed for u in members(state, target.id) for m in u.models]
         gap = group_distance(caster, aim)
-        apart = ("t9a.join.part-of-unit",) if unit.joined or state.joined_to(unit.id) else ()
+        apart = casting_apart(state, unit)
         if gap > spell.range:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" from {who}, beyond {spell.name}'s range of "
                                  f"{spell.range:g}\"", MAGIC, *apart, *((CONCLAVE,) if conclave else ()))
@@ -425,6 +433,7 @@ class MagicPhase(Ruleset):
         survivor, notes = survivor_said(unit)
         rules += survivor + target_rules(state, target)
         rules += tuple(r for r in lone_rules(state, unit) if r not in rules)  # a lone Caster, a unit of one (round 61)
+        rules += tuple(r for r in apart if r not in rules)  # a Caster in a unit, as each refusal says (round 62)
         mod = casting_modifier(unit)
         return Ruling.allow(f"{unit.id} casts {spell.name} (casting value {spell.casting_value}+) at {target.id} with "
                             f"{action.dice} Magic Dice {mod:+d}" + (
@@ -444,6 +453,7 @@ class MagicPhase(Ruleset):
         roll = sum(rolled) + mod
         miscast = miscast_value(rolled)
         rules = [MAGIC, *((CONCLAVE,) if has_conclave(unit) else ()), *survivor_said(unit)[0], *lone_rules(state, unit)]
+        rules.extend(r for r in casting_apart(state, unit) if r not in rules)  # a Caster in a unit (round 62)
         enemy = state.opponent(unit.side)
         magic = state.magic.spend(unit.side, action.dice)
         magic = replace(magic, cast=(*magic.cast, f"{unit.id}/{spell.name}"))

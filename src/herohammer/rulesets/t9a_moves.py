@@ -51,7 +51,7 @@ def left_apart(state: GameState, ch: Unit, to: Point) -> bool:
     name = ch.models[0].name
     if host.formation is None or name not in host.formation.order:
         return False
-    f = remove_from(host.formation, name, front_rank_test(state, host))
+    f = remove_from(host.formation, name, front_rank_test(state, host), stay=True)
     rest = [m for u in [host, *[u for u in state.units if u.joined == host.id]] if u.id != ch.id for m in u.models]
     if len(rest) != len(f.order) or len(set(f.order)) != len(f.order) or {m.name for m in rest} != set(f.order):
         return False
@@ -468,7 +468,7 @@ def detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = (
     host = state.unit(ch.joined) if ch.joined else None
     changed: list[Unit] = [state.unit(ch.id)]
     if host is not None and host.formation is not None and ch.models[0].name in host.formation.order:
-        f = remove_from(host.formation, ch.models[0].name, front_rank_test(state, host))
+        f = remove_from(host.formation, ch.models[0].name, front_rank_test(state, host), stay=True)
         changed = arranged(f, [evolve(host, formation=f), *[u for u in state.units if u.joined == host.id]])
     left = next(u for u in changed if u.id == ch.id)  # the character, as its unit's arranging left it
     moved = evolve(left, joined=None, formation=None, models=(left.models[0].moved_to(to), *left.models[1:]),
@@ -487,7 +487,7 @@ def _hand_over(state: GameState, leader: Unit) -> GameState:
     heir = others[0]
     f = leader.formation
     if f is not None and leader.models[0].name in f.order:
-        f = remove_from(f, leader.models[0].name)
+        f = remove_from(f, leader.models[0].name, stay=True)
     keep = leader.status - frozenset(MOVED)
     # the unit stays with the characters in it: the last survivor's name too (t9a.combined.last-survivor)
     new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep,
