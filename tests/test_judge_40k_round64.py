@@ -129,12 +129,8 @@ def test_blows_at_the_squad_reach_the_captain_behind_it_in_3rd_edition_only(rule
     assert Fraction(rows.get("cap: wounds lost = 1", "0")) == expected
 
 
-WORDS = ("3rd edition said the Marine's wound lost as 'the unit's unsaved wounds never carry over onto cap', the 4th "
-         "edition clause's words, while the same blows wounded cap (published.wound-allocation's reading)")
-
-
 @pytest.mark.rule("published.wound-allocation", "40k4.cc.no-carry-over")
-@pytest.mark.parametrize("ruleset", [pytest.param("40k3", marks=pytest.mark.xfail(strict=True, reason=WORDS)), "40k4"])
+@EDITIONS
 def test_the_wounds_past_the_marine_are_lost_and_said_in_the_editions_own_words(ruleset: str) -> None:
     """Three hits (6, 6, 6), three wounds (6, 6, 6), every save failed (1s). 3rd edition: the Marine's two, the
     Captain's one (his share of the blows, on his own save): the Marine is slain, the Captain wounded once, and the
@@ -161,7 +157,6 @@ def test_the_wounds_past_the_marine_are_lost_and_said_in_the_editions_own_words(
 # == 3. 3rd edition, and vice versa: a Boy touching the Captain alone =============================================
 
 @pytest.mark.rule("published.wound-allocation", "published.close-combat")
-@pytest.mark.xfail(strict=True, reason="3rd edition said it with 4th edition's 'never carry over' (40k4.cc.no-carry-over)")
 def test_40k3_the_captains_wounds_past_his_last_are_not_dealt_to_his_squad() -> None:
     """3rd edition: the Marine at (20, 20), the Captain joined beside him at (20 + 1 base, 20); the Boy b3 (A3)
     touches the Captain alone. Its three blows go at him (the only model it touches); three unsaved wounds slay him
