@@ -102,12 +102,13 @@ def test_40k4_nothing_is_said_when_the_other_member_has_no_wound_left() -> None:
 def test_40k3_the_loss_is_said_citing_the_allocation_reading_only() -> None:
     """3rd edition: the Vet's blows are shared round and round between Boy 1 and the Boss (his own save group); the
     Boy's second unsaved wound is lost while the Boss had Wounds left: said, citing published.wound-allocation and
-    no 4th edition clause."""
+    no 4th edition clause (nor, since judge round 64, its "never carry over" words: the Boss was dealt his share)."""
     g = game(boyz_fight("40k3"))
     events = g.apply(FIGHT, dice=ScriptedDice([6] * 6 + [1] * 12))
     assert lost_to_carry(events) == [("boyz", 1, ("published.wound-allocation",),
-                                      "1 wound on boyz lost: the unit's unsaved wounds never carry over onto boss, "
-                                      "who joined it")]
+                                      "1 wound on boyz lost: boyz's unsaved wounds past its own models' Wounds are "
+                                      "not dealt to boss, who joined it: in close combat a joined character takes "
+                                      "only the wounds dealt to him, on his own save")]
 
 
 @pytest.mark.rule("40k4.cc.no-carry-over")

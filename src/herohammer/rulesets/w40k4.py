@@ -73,6 +73,9 @@ class Warhammer40k4(Warhammer40k3):
                                                 | frozenset().union(*TYPE_RULES.values())
                                                 | Warhammer40k3.no_sweep_rules)
     carry_over_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.no-carry-over",)
+    not_carried_words: ClassVar[tuple[str, str]] = (
+        "{lost} wound{s} on {uid} lost: the unit's unsaved wounds never carry over onto {onto}, who joined it",
+        "{lost} wound{s} on {uid} lost: a joined character's unsaved wounds never carry over onto {onto}")
     coherency_rule: ClassVar[str] = "40k4.ic.join"  # "he must obey the usual Coherency rules until he leaves"
     allocation_rule: ClassVar[str] = "40k4.cc.engaged-only"
     engaged_only_rule: ClassVar[str] = "40k4.cc.engaged-only"

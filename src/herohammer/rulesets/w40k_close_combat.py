@@ -598,7 +598,7 @@ class CloseCombatRules(StrikeRules):
             if delta is _BY_ROOM:  # this result's delta is told apart by the Wounds left outside the pool
                 delta = plan.deltas.get((decided, carry, room()))
             if delta is None:
-                delta, read = _strike_delta(plan, state, rest, decided, carry, room)
+                delta, read = _strike_delta(plan, state, rest, decided, carry, room, self.not_carried_words)
                 if keep:
                     if read is None:
                         keep_bounded(plan.deltas, (decided, carry), delta, OUTCOMES_KEPT)
@@ -838,13 +838,14 @@ def _room_outside(group: Sequence[Unit], models: dict[ModelRef, tuple[Unit, Mode
 @implements("published.wound-allocation", "40k4.cc.no-carry-over")
 def _melee_not_carried(models: dict[ModelRef, tuple[Unit, Model]], taken: dict[ModelRef, int],
                        left_over: Sequence[tuple[str, int]], outside: tuple[tuple[str, int], ...],
-                       carry: tuple[str, ...]) -> list[Event]:
+                       carry: tuple[str, ...], words: tuple[str, str]) -> list[Event]:
     """Say how many of a close combat strike's unsaved wounds are lost only because they never carry over from the
     unit onto a character who joined it, or from such a character onto his unit (40k4.cc.no-carry-over: "wounds on
     a unit cannot carry over onto a joined character, and vice versa"; 3rd edition reads the character's wounds as
     his own group too, published.wound-allocation): each group's excess (``left_over``: by its unit) up to the
     Wounds its fellow members had left after the strike (in the pool: ``taken`` counted; outside it: ``outside``).
-    The same ``not_carried_over`` event a volley tells (``_lost_events``); none when no fellow had a Wound left."""
+    The same ``not_carried_over`` event a volley tells (``_lost_events``); none when no fellow had a Wound left.
+    ``words``: the edition's (``CombatHooks.not_carried_words``): the unit's excess, then a joined character's."""
     room: dict[str, int] = dict(outside)
     units: dict[str, Unit] = {}
     for ref, (unit, model) in models.items():
@@ -861,21 +862,20 @@ def _melee_not_carried(models: dict[ModelRef, tuple[Unit, Model]], taken: dict[M
         lost = min(excess, sum(room[other] for other in fellows))
         s = "s" * (lost != 1)
         unit = units[uid]
+        onto = ', '.join(fellows)
         if unit.is_character and unit.joined:
-            told.append(Event("not_carried_over", f"{lost} wound{s} on {uid} lost: a joined character's unsaved "
-                              f"wounds never carry over onto {', '.join(fellows)}", rules,
+            told.append(Event("not_carried_over", words[1].format(lost=lost, s=s, uid=uid, onto=onto), rules,
                               data=(("unit", uid), ("lost", lost), ("onto", "its unit"))))
         else:
-            told.append(Event("not_carried_over", f"{lost} wound{s} on {uid} lost: the unit's unsaved wounds never "
-                              f"carry over onto {', '.join(fellows)}, who joined it", rules,
+            told.append(Event("not_carried_over", words[0].format(lost=lost, s=s, uid=uid, onto=onto), rules,
                               data=(("unit", uid), ("lost", lost))))
     return told
 
 
 @implements("published.combat-resolution")
 def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], decided: tuple[int, ...],
-                  carry: tuple[str, ...], room: Callable[[], tuple[tuple[str, int], ...]] = tuple
-                  ) -> tuple[StrikeDelta, tuple[tuple[str, int], ...] | None]:
+                  carry: tuple[str, ...], room: Callable[[], tuple[tuple[str, int], ...]],
+                  words: tuple[str, str]) -> tuple[StrikeDelta, tuple[tuple[str, int], ...] | None]:
     """Work out what a strike's dice do to the units it reads (``CloseCombatRules._strike_outcome``), in ``state``.
 
     The wounds are allocated in the same pass that worked out the save groups (``_save_split``
@@ -898,7 +898,7 @@ def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], deci
     outside = None
     if left_over:  # some unsaved wounds found no model of their group to take them
         outside = room()
-        events.extend(_melee_not_carried(models, taken, left_over, outside, carry))
+        events.extend(_melee_not_carried(models, taken, left_over, outside, carry, words))
     waiting = tuple(dict.fromkeys(map(UNIT_OF, models))) if unsaved and not remove else ()
     # the combat result counts the wounds the strike inflicted: those a model took, up to its last Wound; unsaved
     # wounds beyond it, or that found no model, are lost and count for nothing (published.combat-resolution's decision);

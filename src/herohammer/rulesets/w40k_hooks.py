@@ -69,6 +69,16 @@ class CombatHooks(Ruleset):
     character_separate_in_combat: ClassVar[bool] = False
     #: The clause that keeps a unit's unsaved wounds off its joined character (3rd: the published allocation only).
     carry_over_rules: ClassVar[tuple[str, ...]] = ()
+    #: How a close combat strike's unsaved wounds lost for want of carry-over are said: the unit's past its own models'
+    #: Wounds, then a joined character's past his (``{lost}`` wound``{s}`` on ``{uid}``, not onto ``{onto}``).  3rd
+    #: edition has no carry-over clause: its reading is published.wound-allocation's (a joined character is one of
+    #: the unit's models, dealt his own wounds on his own save, even behind it), so its words say so, not 4th
+    #: edition's "never carry over" while the same blows wounded him (judge round 64).
+    not_carried_words: ClassVar[tuple[str, str]] = (
+        "{lost} wound{s} on {uid} lost: {uid}'s unsaved wounds past its own models' Wounds are not dealt to {onto}, "
+        "who joined it: in close combat a joined character takes only the wounds dealt to him, on his own save",
+        "{lost} wound{s} on {uid} lost: {uid}'s unsaved wounds past his own Wounds are not dealt to {onto}, the unit "
+        "he joined: in close combat its models take only the wounds dealt to them, on their own save")
     #: The clause that spares a character Last Man Standing.
     no_last_man_rule: ClassVar[str] = "40k3.ic.no-last-man"
     #: The clauses on dividing close combat attacks: who may, whom they may hurt, who fights at all.
