@@ -23,6 +23,20 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, out, err
 
 
+def odds_rows(state: Any, action: dict[str, Any], path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """Save ``state`` as a scenario file at ``path`` and return the rows of ``herohammer odds action --json`` on it
+    (a judge's check that the command line gives the odds the engine does)."""
+    import json
+
+    from herohammer.scenario import state_to_data
+
+    path.write_text(json.dumps(state_to_data(state)))
+    code, out, _ = run(["odds", "action", str(path), "--action", json.dumps(action), "--json"], capsys)
+    assert code == 0, out
+    rows: dict[str, Any] = json.loads(out)["result"]["rows"]
+    return rows
+
+
 ENVELOPE = {"command", "ruleset", "method", "rules", "result"}
 
 

@@ -83,7 +83,6 @@ Left (noticed, not changed):
 from __future__ import annotations
 
 import itertools
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -92,10 +91,9 @@ import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
-from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
-from _cli import run
+from _cli import odds_rows
 from _w40k import (BASE_25, EDITIONS, ON_TWO, PERILS, PSY_SHOOT, PSY_TEST, armed, assert_illegal,
                    assert_legal, brute, game, gunners, hero, kinds, model, next_turn_to, offered, saved_and_loaded,
                    scenario, two_d6_at_most)
@@ -299,11 +297,7 @@ def test_perils_of_the_warp_on_a_toughness_3_farseer_with_an_invulnerable_save(r
         assert not h.state.unit("seer").alive and kinds(events, "instant_death")
         (perils,) = kinds(events, "perils")
         assert "S6" in perils.message and "no save" in perils.message
-        path = tmp_path / "seer.json"
-        path.write_text(json.dumps(state_to_data(g.state)))
-        code, out, _ = run(["odds", "action", str(path), "--action", json.dumps(FEAR), "--json"], capsys)
-        assert code == 0, out
-        rows = json.loads(out)["result"]["rows"]
+        rows = odds_rows(g.state, FEAR, tmp_path / "seer.json", capsys)
         assert Fraction(rows["seer: models lost = 1"]) == odds[0]
         assert Fraction(rows["seer: wounds lost = 1"]) == odds[2]
     else:

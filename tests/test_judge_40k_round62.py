@@ -72,7 +72,6 @@ Left (noticed, not changed):
 from __future__ import annotations
 
 import itertools
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -81,10 +80,9 @@ import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
-from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
-from _cli import run
+from _cli import odds_rows
 from _w40k import (CHAR_LD, EDITIONS, LEAVE, ON_TWO, PERILS, PSY_SHOOT, PSY_TEST, armed, assert_illegal, assert_legal,
                    brute, game, hero, kinds, model, next_turn_to, saved_and_loaded, scenario)
 
@@ -212,11 +210,7 @@ def test_fear_of_the_darkness_at_boyz_led_by_a_nob_of_lower_leadership(ruleset: 
     ld = 6 if ruleset == "40k3" else 7
     odds = brute(g.state, FEAR, falls_back)
     assert odds[True] == Fraction(33, 36) * fails_2d6_at(ld - 1)
-    path = tmp_path / "fear.json"
-    path.write_text(json.dumps(state_to_data(g.state)))
-    code, out, _ = run(["odds", "action", str(path), "--action", json.dumps(FEAR), "--json"], capsys)
-    assert code == 0, out
-    rows = json.loads(out)["result"]["rows"]
+    rows = odds_rows(g.state, FEAR, tmp_path / "fear.json", capsys)
     assert Fraction(rows["boyz: falling_back"]) == Fraction(rows["nob: falling_back"]) == odds[True]
     events = g.apply(FEAR, dice=ScriptedDice([3, 3, 6, 6, 3, 3, 3, 3]))
     (morale,) = kinds(events, "morale")

@@ -73,7 +73,6 @@ Left (noticed, not changed):
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -83,10 +82,9 @@ import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
-from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
-from _cli import run
+from _cli import odds_rows
 from _w40k import (EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, model, next_turn_to,
                    saved_and_loaded, scenario)
 
@@ -133,11 +131,7 @@ def test_a_squad_and_its_captain_leave_the_battle_and_the_words_name_him(ruleset
     g = column_with_captain_falling_back(ruleset)
     odds = brute(g.state, REGROUP, lambda p: not p.state.unit("cap").models)
     assert odds[True] == two_d6(lambda t: t > 10) * two_d6(lambda t: t >= 5)
-    path = tmp_path / "edge.json"
-    path.write_text(json.dumps(state_to_data(g.state)))
-    code, out, _ = run(["odds", "action", str(path), "--action", json.dumps(REGROUP), "--json"], capsys)
-    assert code == 0, out
-    rows = json.loads(out)["result"]["rows"]
+    rows = odds_rows(g.state, REGROUP, tmp_path / "edge.json", capsys)
     assert Fraction(rows["tac: left_battle"]) == Fraction(rows["cap: left_battle"]) == odds[True]
     start = g.state
     events = g.apply(REGROUP, dice=ScriptedDice([6, 6, 3, 3]))
