@@ -97,6 +97,20 @@ def saved_and_loaded(g: Game) -> Game:
     return Game(state_from_data(state_to_data(g.state)))
 
 
+def undone_and_replayed(g: Game, action: dict[str, Any], path: Path) -> tuple[list[Any], Game]:
+    """Apply ``action``, undo it (the state as before), apply it again, save the game with its record at ``path`` and
+    play it back (the same state): return the first apply's events and the game played back."""
+    start = g.state
+    events = g.apply(action)
+    g.undo()
+    assert g.state == start
+    g.apply(action)
+    g.save(path, record=True)
+    back = Game.replay(path)
+    assert back.state == g.state
+    return events, back
+
+
 def play_to(g: Game, phase: str, active: str) -> None:
     """End phases until ``active``'s ``phase``."""
     for _ in range(12):

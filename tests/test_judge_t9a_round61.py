@@ -79,7 +79,7 @@ import pytest
 
 from _cli import printed
 from _t9a import (HERO, charge_out_end, exact_odds_as_brute_force, offered, play_to, reloading_game,
-                  saved_and_loaded, scenario)
+                  saved_and_loaded, scenario, undone_and_replayed)
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
@@ -296,16 +296,8 @@ def test_the_hero_leaves_into_the_lone_mage_and_the_unit_he_left_shoots_unmoved(
     ruling = g.check(join)
     assert ruling.legal and {CHARS, "t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved"} <= set(ruling.rules)
     assert "spears does not count as having moved [t9a.leave.unit-not-moved]" in ruling.notes, ruling
-    start = g.state
-    events = g.apply(join)
+    events, back = undone_and_replayed(g, join, tmp_path / "left.yaml")
     assert "spears has not moved" in events[0].message and "t9a.leave.unit-not-moved" in events[0].rules, events
-    g.undo()
-    assert g.state == start
-    g.apply(join)
-    path = tmp_path / "left.yaml"
-    g.save(path, record=True)
-    back = Game.replay(path)
-    assert back.state == g.state
     play_to(back, "shooting", "elves")
     shot = back.check({"do": "shoot", "unit": "spears", "target": "orcs"})
     assert shot.legal and not any("moved" in n for n in shot.notes), shot

@@ -84,7 +84,7 @@ import pytest
 
 from _cli import printed
 from _t9a import (HERO, SPEAR, exact_odds_as_brute_force, melee_scenario, play_to, reloading_game, saved_and_loaded,
-                  scenario)
+                  scenario, undone_and_replayed)
 from herohammer.actions import parse_action
 from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.rulesets import get_ruleset
@@ -178,15 +178,7 @@ def _joined_after_failed_charge(tmp_path: Path) -> tuple[Game, tuple[float, floa
     hero_at = g.state.unit("hero").models[0].at
     play_to(g, "movement", "elves")
     join = {"do": "join", "character": "mage", "unit": "hero", "rank_choice": "widen", "position": 1}
-    start = g.state
-    g.apply(join)
-    g.undo()
-    assert g.state == start
-    g.apply(join)
-    path = tmp_path / "joined.yaml"
-    g.save(path, record=True)
-    back = Game.replay(path)
-    assert back.state == g.state
+    _, back = undone_and_replayed(g, join, tmp_path / "joined.yaml")
     play_to(back, "movement", "orcs")
     play_to(back, "movement", "elves")
     return back, hero_at
