@@ -9,7 +9,9 @@ chance nodes themselves are checked against icepool.
 
 from __future__ import annotations
 
+import gc
 import sys
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -251,3 +253,30 @@ def test_a_loop_whose_log_no_step_reads_walks_each_step_once_per_fresh_carry() -
     assert runs["fresh"] < runs["plain"]
     # in play the loop is the plain one: ``fresh`` and ``join`` are only an enumeration's shortcut
     assert play("fresh", True)(SeededDice(3)) == play("plain", False)(SeededDice(3))
+
+
+class _Carry:
+    """A loop's carry that a weak reference can watch (no value of the game is kept once an enumeration ends)."""
+
+    def __init__(self, at: int, steps: int) -> None:
+        self.at, self.steps = at, steps
+
+
+def test_a_loop_s_carries_die_with_its_enumeration() -> None:
+    """Nothing of a walk outlives it: a loop's final carries (in a game, states and all they remember) were kept by
+    the module's cache of chance weights until 4,096 other chance nodes pushed them out (issue 11: a compile's every
+    state stayed alive after it, and the collector walked them again)."""
+    made: list[weakref.ref[_Carry]] = []
+
+    def step(carry: _Carry, dice: Dice) -> _Carry:
+        after = _Carry(min(carry.at + (dice.d6("step", "r") >= 4), 2), carry.steps + 1)
+        made.append(weakref.ref(after))
+        return after
+
+    def rules(dice: Dice) -> int:
+        return dice.loop(_Carry(0, 0), step, lambda c: c.steps == 3, lambda c: (c.at, c.steps)).at
+
+    dist = enumerate_outcomes(rules)
+    assert dist == enumerate_outcomes(rules, fine=True)
+    gc.collect()
+    assert made and [ref for ref in made if ref() is not None] == []

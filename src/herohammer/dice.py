@@ -920,19 +920,26 @@ def _integer_weights(outcomes: tuple[tuple[int, Fraction], ...]) -> tuple[tuple[
     """Return a chance node's probabilities as integer weights over one denominator.
 
     Keyed by the identity of the (itself cached) outcomes tuple: hashing Fractions
-    would cost more than the arithmetic it saves.
+    would cost more than the arithmetic it saves.  Only for the outcomes of rolls (numbers,
+    kept for the process anyway): a loop's outcomes, its final carries, are weighed once
+    per walk (``_weights_of``), since an entry here keeps its outcomes alive.
     """
     hit = _WEIGHTS.get(id(outcomes))
     if hit is not None and hit[0] is outcomes:
         return hit[1], hit[2]
-    den = 1
-    for _, p in outcomes:
-        den = den * p.denominator // gcd(den, p.denominator)
-    weights = tuple(p.numerator * (den // p.denominator) for _, p in outcomes)
+    weights, den = _weights_of(outcomes)
     if len(_WEIGHTS) > 4096:
         _WEIGHTS.clear()
     _WEIGHTS[id(outcomes)] = (outcomes, weights, den)
     return weights, den
+
+
+def _weights_of(outcomes: tuple[tuple[Any, Fraction], ...]) -> tuple[tuple[int, ...], int]:
+    """Work out a chance node's probabilities as integer weights over one denominator."""
+    den = 1
+    for _, p in outcomes:
+        den = den * p.denominator // gcd(den, p.denominator)
+    return tuple(p.numerator * (den // p.denominator) for _, p in outcomes), den
 
 
 class _ReplayDice(Dice):
@@ -967,14 +974,16 @@ class _ReplayDice(Dice):
         """Return the exact probability of the path followed so far."""
         return Fraction(self.numerator, self.denominator)
 
-    def _branch(self, outcomes: tuple[tuple[Any, Fraction], ...]) -> tuple[Any, Fraction]:
-        """Take this path's branch of a chance node (branch 0 past the path) and weigh the path by it."""
+    def _branch(self, outcomes: tuple[tuple[Any, Fraction], ...],
+                weighed: tuple[tuple[int, ...], int] | None = None) -> tuple[Any, Fraction]:
+        """Take this path's branch of a chance node (branch 0 past the path) and weigh the path by it (``weighed``:
+        its integer weights and their denominator, when the caller keeps them)."""
         if len(outcomes) == 1:
             return outcomes[0]
         depth = len(self.choices)
         index = self.path[depth] if depth < len(self.path) else 0
         value, p = outcomes[index]
-        weights, den = _integer_weights(outcomes)
+        weights, den = _integer_weights(outcomes) if weighed is None else weighed
         self.choices.append(index)
         self.widths.append(len(outcomes))
         self.numerator *= weights[index]
@@ -999,11 +1008,12 @@ class _ReplayDice(Dice):
             return super().loop(start, step, done, key)
         where = (tuple(self.choices), self._loops)
         self._loops += 1
-        outcomes = self.memo.get(where)
-        if outcomes is None:
-            outcomes = self.memo[where] = _breadth_first(start, step, done, key, self.budget, self.positions,
-                                                         self.fine, fresh, join, self.event_view)
-        value: C = self._branch(outcomes)[0]
+        walked = self.memo.get(where)
+        if walked is None:  # weighed here, not in ``_WEIGHTS``: the final carries die with the walk
+            outcomes = _breadth_first(start, step, done, key, self.budget, self.positions, self.fine, fresh, join,
+                                      self.event_view)
+            walked = self.memo[where] = (outcomes, _weights_of(outcomes))
+        value: C = self._branch(*walked)[0]
         return value
 
     def pools(self, n: int, *stages: Stage, split: Split | None = None) -> ChainValue:
@@ -1092,8 +1102,9 @@ class _SampledDice(_ReplayDice):
         self.walked: dict[Hashable, tuple[list[Any], int]] = {} if walked is None else walked
         self._met = 0  # loops met so far on this path: with the carry, what a walked step is known by
 
-    def _branch(self, outcomes: tuple[tuple[Any, Fraction], ...]) -> tuple[Any, Fraction]:
-        if len(outcomes) > 1:
+    def _branch(self, outcomes: tuple[tuple[Any, Fraction], ...],
+                weighed: tuple[tuple[int, ...], int] | None = None) -> tuple[Any, Fraction]:
+        if len(outcomes) > 1:  # a branch drawn at random, each alike (Knuth's estimator): no weights read
             self.widths.append(len(outcomes))
             return outcomes[self.rng.randrange(len(outcomes))]
         return outcomes[0]
@@ -1230,8 +1241,15 @@ def _step_outcomes(carry: C, step: Callable[[C, Dice], C], key: Callable[[C], Ha
         k = key(result)
         entry = sums.setdefault(k, (result, {}))
         entry[1][den] = entry[1].get(den, 0) + num
-    return [(result, sum((Fraction(num, den) for den, num in by_den.items()), Fraction(0)))
-            for result, by_den in sums.values()]
+    return [(result, _total(by_den)) for result, by_den in sums.values()]
+
+
+def _total(by_den: dict[int, int]) -> Fraction:
+    """Add up weights kept as numerators by denominator: one Fraction built for the usual single denominator."""
+    if len(by_den) == 1:
+        ((den, num),) = by_den.items()
+        return Fraction(num, den)
+    return sum((Fraction(num, den) for den, num in by_den.items()), Fraction(0))
 
 
 def enumerate_outcomes(
