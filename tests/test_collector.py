@@ -1,4 +1,4 @@
-"""``fewer_collections``: the collector's youngest threshold raised while an enumeration runs, and put back after."""
+"""``fewer_collections``: the collector's youngest and middle thresholds raised while an enumeration runs, and put back after."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from herohammer.collector import YOUNG_OBJECTS, fewer_collections, with_fewer_collections
+from herohammer.collector import MIDDLE_LOOKS, YOUNG_OBJECTS, fewer_collections, with_fewer_collections
 from herohammer.dice import Dice, enumerate_outcomes
 
 
@@ -23,8 +23,19 @@ def default_thresholds() -> Iterator[None]:
 
 def test_the_threshold_is_raised_inside_and_put_back_after() -> None:
     with fewer_collections():
-        assert gc.get_threshold() == (YOUNG_OBJECTS, 10, 10)
+        assert gc.get_threshold() == (YOUNG_OBJECTS, MIDDLE_LOOKS, 10)
     assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_a_higher_threshold_of_either_generation_is_kept_and_the_other_raised() -> None:
+    gc.set_threshold(YOUNG_OBJECTS * 2, 10, 10)
+    with fewer_collections():
+        assert gc.get_threshold() == (YOUNG_OBJECTS * 2, MIDDLE_LOOKS, 10)
+    assert gc.get_threshold() == (YOUNG_OBJECTS * 2, 10, 10)
+    gc.set_threshold(700, MIDDLE_LOOKS * 3, 10)
+    with fewer_collections():
+        assert gc.get_threshold() == (YOUNG_OBJECTS, MIDDLE_LOOKS * 3, 10)
+    assert gc.get_threshold() == (700, MIDDLE_LOOKS * 3, 10)
 
 
 def test_an_error_inside_puts_the_threshold_back() -> None:
@@ -41,15 +52,15 @@ def test_nested_blocks_share_one_raise_undone_by_the_outermost() -> None:
     assert gc.get_threshold() == (700, 10, 10)
 
 
-def test_collection_turned_off_or_a_higher_threshold_is_left_alone() -> None:
+def test_collection_turned_off_or_higher_thresholds_are_left_alone() -> None:
     gc.set_threshold(0, 10, 10)
     with fewer_collections():
         assert gc.get_threshold() == (0, 10, 10)
     assert gc.get_threshold() == (0, 10, 10)
-    gc.set_threshold(YOUNG_OBJECTS * 2, 5, 5)
+    gc.set_threshold(YOUNG_OBJECTS * 2, MIDDLE_LOOKS * 2, 5)
     with fewer_collections():
-        assert gc.get_threshold() == (YOUNG_OBJECTS * 2, 5, 5)
-    assert gc.get_threshold() == (YOUNG_OBJECTS * 2, 5, 5)
+        assert gc.get_threshold() == (YOUNG_OBJECTS * 2, MIDDLE_LOOKS * 2, 5)
+    assert gc.get_threshold() == (YOUNG_OBJECTS * 2, MIDDLE_LOOKS * 2, 5)
 
 
 def test_thresholds_the_caller_sets_inside_are_kept() -> None:

@@ -6,9 +6,10 @@ looks at the youngest objects every 700 allocations and walks the whole heap aga
 or so of those looks; with such a heap it spent about a third of the 40k3 whole-turn compile
 walking values that were never garbage (issue 11, ``docs/performance.md``).  While such a
 computation runs, ``fewer_collections`` lets the youngest generation grow to ``YOUNG_OBJECTS``
-before a look (so the full walks come about a hundred times less often too), and puts the
-caller's thresholds back when the last such computation in the process ends.  Nothing is left
-uncollected: cycles are still found, a little later.
+before a look, and waits ``MIDDLE_LOOKS`` looks, not ten, before it walks again every object that
+survived them (with such a heap each of those walks takes a tenth of a second, and nearly everything
+it walks is still in use); it puts the caller's thresholds back when the last such computation in the
+process ends.  Nothing is left uncollected: cycles are still found, a little later.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ from typing import ParamSpec, TypeVar
 #: The youngest generation's threshold while an enumeration runs (Python's default is 700): the collector then
 #: runs about as often as it would with the 40k3 whole-turn compile's heap if that heap were a hundredth its size.
 YOUNG_OBJECTS = 100_000
+#: The middle generation's threshold while an enumeration runs (Python's default is 10): the survivors of the young
+#: generation's looks are walked again after this many looks, not ten (the 40k3 whole-turn compile then walks none of
+#: them; two such walks took 4% of it, issue 11).
+MIDDLE_LOOKS = 1_000
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -34,15 +39,15 @@ _raised_from: tuple[int, int, int] | None = None  # the thresholds it raised, to
 
 @contextmanager
 def fewer_collections() -> Iterator[None]:
-    """Run the block with the youngest generation's threshold raised to ``YOUNG_OBJECTS`` (never lowered, and left
-    alone when collection is off), then put the thresholds back; nested and concurrent blocks share one raise, undone
+    """Run the block with the youngest generation's threshold raised to ``YOUNG_OBJECTS`` and the middle one's to
+    ``MIDDLE_LOOKS`` (neither lowered, both left alone when collection is off), then put the thresholds back; nested and concurrent blocks share one raise, undone
     when the last ends unless the thresholds were changed meanwhile by someone else."""
     global _running, _raised_from
     with _lock:
         if _running == 0:
             young, middle, old = gc.get_threshold()
-            if 0 < young < YOUNG_OBJECTS:  # 0: the caller turned collection off
-                gc.set_threshold(YOUNG_OBJECTS, middle, old)
+            if 0 < young and (young < YOUNG_OBJECTS or middle < MIDDLE_LOOKS):  # 0: the caller turned collection off
+                gc.set_threshold(max(young, YOUNG_OBJECTS), max(middle, MIDDLE_LOOKS), old)
                 _raised_from = (young, middle, old)
         _running += 1
     try:
@@ -51,7 +56,8 @@ def fewer_collections() -> Iterator[None]:
         with _lock:
             _running -= 1
             if _running == 0 and _raised_from is not None:
-                if gc.get_threshold() == (YOUNG_OBJECTS, *_raised_from[1:]):
+                young, middle, old = _raised_from
+                if gc.get_threshold() == (max(young, YOUNG_OBJECTS), max(middle, MIDDLE_LOOKS), old):
                     gc.set_threshold(*_raised_from)
                 _raised_from = None
 

@@ -62,6 +62,7 @@ from . import __version__
 from . import outcome_labels as labels
 from .actions import ACTION_KINDS, EndPhase, parse_action
 from .checks import leadership_test
+from .collector import with_fewer_collections
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
 from . import guards
@@ -119,6 +120,11 @@ class Driver:
     #: Rulings and policy choices already made, by (state, action): both are pure functions of
     #: the state, so a compiled chance tree asks once per node, not once per dice branch.
     _memo: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    #: Each event's counted labels, by the event object (kept with it, so its id stays its own): a compile meets the
+    #: same event objects again and again (a fight's opening, its Initiative steps, in each of its results' replays),
+    #: about 220,000 events in the 40k3 whole-turn compile, 34,000 objects, 740 values.
+    _labels: dict[int, tuple[Event, tuple[str, ...]]] = field(default_factory=dict, compare=False, hash=False,
+                                                               repr=False)
 
     @property
     def policy(self) -> str:
@@ -183,9 +189,14 @@ class Driver:
             label = f"{SKIP_PREFIX}step {node.cursor + 1} ({chosen['do']})"
             counts[label] = get(label, 0) + 1
         else:
+            known = self._labels
             for event in events:
-                for label in event_labels(event):
-                    counted = f"{EVENT_PREFIX}{label}"
+                entry = known.get(id(event))
+                if entry is None:  # (the event is kept with its labels: no other object takes its id meanwhile)
+                    if len(known) > MEMO_LIMIT:
+                        known.clear()
+                    entry = known[id(event)] = (event, tuple(f"{EVENT_PREFIX}{label}" for label in event_labels(event)))
+                for counted in entry[1]:
                     counts[counted] = get(counted, 0) + 1
         tally = tuple(sorted(counts.items()))
         if self.plan is not None:
@@ -614,6 +625,7 @@ def run_engine_once(initial: GameState, driver: Driver, dice: Dice, max_steps: i
     return node
 
 
+@with_fewer_collections  # to its end: the compile's values die with it, so the collector need not walk them once more
 def simulate(
     data: Mapping[str, Any],
     runs: int,
