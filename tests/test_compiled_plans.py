@@ -164,6 +164,10 @@ def test_a_fight_whose_events_show_the_same_labels_merges_them_and_compiles_the_
 @given(st.lists(st.tuples(st.text(max_size=3), st.integers() | st.booleans() | st.text(max_size=3)), max_size=3),
        st.lists(st.tuples(st.text(max_size=3), st.integers()), max_size=3))
 def test_an_outcome_is_written_as_repr_writes_it(part: list[tuple[str, Any]], tally: list[tuple[str, int]]) -> None:
-    """The compiled outcomes are ordered by their ``repr``, written from their state's part written once."""
+    """The compiled outcomes are ordered by their ``repr``, written from their state's part written once and their
+    tally's items each written once (a second outcome reuses them)."""
     shown = ", ".join(map(repr, part))
-    assert fastsim._tuple_repr(shown, len(part), tuple(tally)) == repr((*part, *tally))
+    reprs: dict[Any, str] = {}
+    assert fastsim._tuple_repr(shown, len(part), tuple(tally), reprs) == repr((*part, *tally))
+    assert fastsim._tuple_repr(shown, len(part), tuple(tally[::-1]), reprs) == repr((*part, *tally[::-1]))
+    assert set(reprs) == set(tally)

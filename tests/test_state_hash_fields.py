@@ -56,3 +56,35 @@ def test_magic_dice_hash_once_and_travel_through_pickle() -> None:
     again = pickle.loads(pickle.dumps(dice))
     assert "_hash_once" not in again.__dict__  # the kept hash stays behind (string hashes differ between processes)
     assert again == dice and hash(again) == hash(dice)
+
+
+def _compared(value: object) -> tuple[object, ...]:
+    """What a dataclass's own ``==`` compares: its compared fields, in order."""
+    return tuple(getattr(value, f.name) for f in dataclasses.fields(value) if f.compare)  # type: ignore[arg-type]
+
+
+def test_equality_is_the_dataclass_s_whatever_each_value_remembers() -> None:
+    """``HashOnce.__eq__`` (fields taken in C) answers as the dataclass's generated ``==`` would, on the units and
+    models of every example, equal ones rebuilt as new objects, with a kept hash or a memo on one side only."""
+    from herohammer.geometry import Placed
+    from herohammer.units import Model, Unit
+    from herohammer.values import HashOnce
+
+    for cls in (GameState, Unit, Model, Placed, MagicDice):
+        assert cls.__eq__ is HashOnce.__eq__ and cls.__hash__ is HashOnce.__hash__
+    values: list[object] = []
+    for path in sorted(EXAMPLE.parent.glob("40k*.yaml"))[:6]:
+        state = state_from_data(read_data(path))
+        values += [state, *state.units, *(m for u in state.units for m in u.models)]
+    rebuilt = [evolve(v) for v in values]  # equal fields, new objects
+    for v in values[::2]:
+        hash(v)  # a kept hash on one side of some pairs
+        v.remember("probe", lambda: 1)  # type: ignore[attr-defined]
+    pairs = 0
+    for a in values + rebuilt:
+        for b in values + rebuilt:
+            if type(a) is type(b):
+                assert (a == b) == (_compared(a) == _compared(b)) and (a != b) == (_compared(a) != _compared(b))
+                pairs += 1
+    assert pairs > 1000 and all(v == r and v is not r for v, r in zip(values, rebuilt))
+    assert values[0].__eq__(object()) is NotImplemented

@@ -7,12 +7,15 @@ float ever enters the odds engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from fractions import Fraction
 from typing import Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
+
+#: The probability of an outcome a distribution does not hold (one object, not one built per look).
+_ZERO = Fraction(0)
 
 
 class Distribution(Mapping[T, Fraction], Generic[T]):
@@ -49,7 +52,17 @@ class Distribution(Mapping[T, Fraction], Generic[T]):
         return cls({outcome: Fraction(1)})
 
     def __getitem__(self, outcome: T) -> Fraction:
-        return self._p.get(outcome, Fraction(0))
+        return self._p.get(outcome, _ZERO)
+
+    # the views of the dict it holds: a Mapping's own would look every outcome up again (a compile reads thousands)
+    def items(self) -> ItemsView[T, Fraction]:
+        return self._p.items()
+
+    def keys(self) -> KeysView[T]:
+        return self._p.keys()
+
+    def values(self) -> ValuesView[Fraction]:
+        return self._p.values()
 
     def __iter__(self) -> Iterator[T]:
         return iter(self._p)

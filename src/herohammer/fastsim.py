@@ -146,6 +146,8 @@ class _Rounds:
         self.round = 0
         self.finished: dict[Outcome, Fraction] = {}
         self._outcomes: dict[GameState, tuple[Outcome, str]] = {}
+        #: Each tally item's ``repr`` (a (label, count) pair), written once: thousands of outcomes share them.
+        self._item_reprs: dict[Any, str] = {}
         #: Each outcome's ``repr``, the order of the compiled outcomes: written from its state's part, written once.
         self.shown: dict[Outcome, str] = {}
         self._erased: dict[Any, Any] = {}  # units and models already erased (erase_positions)
@@ -176,7 +178,7 @@ class _Rounds:
                     outcome = (*part, *tally)
                     ended[outcome] = ended.get(outcome, Fraction(0)) + p
                     if outcome not in self.shown:
-                        self.shown[outcome] = _tuple_repr(shown, len(part), tally)
+                        self.shown[outcome] = _tuple_repr(shown, len(part), tally, self._item_reprs)
                 continue
             known = self.known.pop((start, not positions), None) if positions != erase else None
             if known is not None:
@@ -266,11 +268,19 @@ class _Rounds:
         return None
 
 
-def _tuple_repr(shown: str, items: int, more: tuple[Any, ...]) -> str:
+def _tuple_repr(shown: str, items: int, more: tuple[Any, ...], reprs: dict[Any, str]) -> str:
     """Return ``repr`` of a tuple of ``items`` items whose reprs joined are ``shown``, followed by the items of
-    ``more`` (what ``repr((*part, *more))`` gives, without writing ``part`` again)."""
+    ``more`` (what ``repr((*part, *more))`` gives, without writing ``part`` again); ``reprs`` keeps the reprs of
+    ``more``'s items already written."""
     if more:
-        shown = f"{shown}, {', '.join(map(repr, more))}" if items else ", ".join(map(repr, more))
+        written = []
+        for item in more:
+            text = reprs.get(item)
+            if text is None:
+                text = reprs[item] = repr(item)
+            written.append(text)
+        joined = ", ".join(written)
+        shown = f"{shown}, {joined}" if items else joined
         items += len(more)
     return f"({shown},)" if items == 1 else f"({shown})"
 
