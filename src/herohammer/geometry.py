@@ -221,6 +221,7 @@ class Placed(HashOnce):
     """
 
     __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
+    __eq__ = HashOnce.__eq__  # kept by dataclass: its fields taken in C
 
     base: Base
     at: Point

@@ -63,6 +63,7 @@ class MagicDice(HashOnce):
     Hashed once per value: every new state's hash reads it."""
 
     __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
+    __eq__ = HashOnce.__eq__  # kept by dataclass: its fields taken in C
 
     per_phase: tuple[tuple[str, int], ...] = ()
     used: tuple[tuple[str, int], ...] = ()
@@ -99,6 +100,7 @@ class GameState(HashOnce):
     """
 
     __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
+    __eq__ = HashOnce.__eq__  # kept by dataclass: its fields taken in C
     hashed_fields: ClassVar[tuple[str, ...]] = ("turn", "phase", "active", "units", "allocations", "magic", "fired_at",
                                                 "joined_when_shot", "shot_this_phase", "duels")
 

@@ -105,6 +105,7 @@ class Model(HashOnce):
     """One model: its profile, base, place on the table and wounds taken."""
 
     __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
+    __eq__ = HashOnce.__eq__  # kept by dataclass: its fields taken in C
 
     name: str
     profile: Profile
@@ -143,6 +144,7 @@ class Unit(HashOnce):
     """One unit (an independent character is one too), with its side, rules and status."""
 
     __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
+    __eq__ = HashOnce.__eq__  # kept by dataclass: its fields taken in C
 
     id: str
     side: str

@@ -28,6 +28,8 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 #: A dataclass's field values as a tuple, taken from its ``__dict__``, by class (``HashOnce.__hash__``).
 _FIELD_VALUES: dict[type, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
 _LAYOUTS: dict[type, tuple[int, frozenset[str], tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]]] = {}
+#: A dataclass's compared field values as a tuple, taken from its ``__dict__``, by class (``HashOnce.__eq__``).
+_COMPARED: dict[type, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
 
 
 def _field_values(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
@@ -35,6 +37,11 @@ def _field_values(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[An
     if len(names) == 1:
         return lambda kept: (kept[names[0]],)
     return itemgetter(*names)
+
+
+def _compared_names(value: Any) -> tuple[str, ...]:
+    """Return the names of the fields a dataclass's ``==`` compares, in order."""
+    return tuple(f.name for f in fields(value) if f.compare)
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -106,6 +113,23 @@ class HashOnce:
                 values = _FIELD_VALUES[type(self)] = _field_values(self.hashed_fields or _field_names(self))
             kept = fields_now[_HASH] = hash(values(fields_now))
         return kept
+
+    def __eq__(self, other: object) -> bool:
+        """Compare the fields as the dataclass's own ``__eq__`` would (those it compares, in order), taken in C: equal
+        values met in a merge (a state's units, their models) are compared field by field at every meeting.  Two kept
+        hashes that differ answer at once."""
+        if other is self:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine, theirs = self.__dict__, other.__dict__
+        kept, other_kept = mine.get(_HASH), theirs.get(_HASH)
+        if kept is not None and other_kept is not None and kept != other_kept:
+            return False
+        values = _COMPARED.get(type(self))
+        if values is None:
+            values = _COMPARED[type(self)] = _field_values(_compared_names(self))
+        return values(mine) == values(theirs)
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != _HASH and k != MEMO}
