@@ -51,9 +51,7 @@ NOT_JOINED = {
 }
 
 
-@pytest.mark.parametrize("ruleset", ["40k3", pytest.param("40k4", marks=pytest.mark.xfail(
-    strict=True, reason="4th edition: a consolidation or run ending within 2\" of a squad says nothing of the join it "
-    "does not make (3rd edition says it)"))])
+@EDITIONS
 @pytest.mark.rule("40k3.ic.join", "40k4.ic.join", "40k3.ic.movement-phase-only", "40k4.ic.movement-phase-only",
                   "40k4.ic.no-character-units", "published.consolidation", "published.40k3-consolidation",
                   "published.fleet", "published.fleet-of-foot")
