@@ -112,9 +112,7 @@ def cap_struck(g: Game) -> int:
     return min(2, unsaved)
 
 
-@pytest.mark.parametrize("ruleset", [pytest.param("40k3", marks=pytest.mark.xfail(
-    strict=True, reason="3rd edition: a Boy's blows at a Captain he alone touches cite the to-hit chart alone")),
-    "40k4"])
+@EDITIONS
 @pytest.mark.rule("published.close-combat", "40k3.char.attack-allocation", "40k4.cc.engaged-only",
                   "published.wound-allocation")
 def test_a_boy_touching_a_joined_captain_alone_strikes_him_citing_why(ruleset: str, tmp_path: Path,
