@@ -167,9 +167,7 @@ def start_data(state: Any) -> dict[str, Any]:
 
 # == 3. both editions: special characters - a squad marked special, and a special Captain through save and load =====
 
-@pytest.mark.parametrize("ruleset", [pytest.param(r, marks=pytest.mark.xfail(
-    strict=True, reason="a squad (no character) marked special: true was loaded once special characters were agreed"))
-    for r in ("40k3", "40k4")])
+@EDITIONS
 @pytest.mark.rule("40k3.char.special-agreement", "40k3.char.kinds", "published.40k4-character-kinds")
 def test_only_a_character_is_a_special_character(ruleset: str, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
