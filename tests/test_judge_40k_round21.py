@@ -222,11 +222,13 @@ def test_a_lone_captain_who_consolidates_beside_a_squad_joins_it_only_in_his_mov
     assert g.state.unit("cap").has(Status.MAY_CONSOLIDATE) and g.state.unit("cap").joined is None
     events = g.apply({"do": "consolidate", "unit": "cap", "to": [[22.5, 18]]}, dice=ScriptedDice([6]))
     assert [e.message for e in events][0] == "cap consolidates 6\"" and events[0].rules == (CONS[ruleset],)
-    # 3rd edition tells him he does not join, citing the clause (eb409f5, as judge round 48 left it); 4th says no more
+    # each edition tells him he does not join, citing its clauses (3rd: eb409f5, as judge round 48 left it; 4th:
+    # judge round 65)
     told = events[1:]
-    assert [e.message for e in told] == (["cap ends its consolidation within 2\" of dev but does not join it: an "
-                                          "independent character joins a unit only by moving to it in his Movement "
-                                          "phase"] if ruleset == "40k3" else [])
+    how = ("by moving to it in his Movement phase" if ruleset == "40k3" else
+           "by moving within 2\" of it in his Movement phase and being declared as joining it")
+    assert [e.message for e in told] == ["cap ends its consolidation within 2\" of dev but does not join it: an "
+                                         f"independent character joins a unit only {how}"]
     assert all(PHASE_ONLY[ruleset] in e.rules for e in told)
     assert g.state.unit("cap").joined is None and g.state.unit("cap").models[0].at == pytest.approx((22.5, 18))
     join = {"do": "join", "character": "cap", "unit": "dev", "to": [23, 18]}

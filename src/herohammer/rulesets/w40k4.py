@@ -66,6 +66,8 @@ class Warhammer40k4(Warhammer40k3):
     phase_only_rule: ClassVar[str] = "40k4.ic.movement-phase-only"
     move_rule: ClassVar[str] = "published.movement"  # seed 001: "Characters follow rules for models of their type"
     joins_by_moving_close: ClassVar[bool] = False
+    joins_how: ClassVar[str] = ("an independent character joins a unit only by moving within 2\" of it in his Movement "
+                                "phase and being declared as joining it")
     #: 3rd edition's rules read, and the 4th's own: Retinue (40k4.char.retinue), Tyrant Guard (40k4.target.monstrous),
     #: Terminator Armour and No Sweeping Advance (published.sweeping-advance: troops that may not sweep).
     modelled_rules: ClassVar[frozenset[str]] = (Warhammer40k3.modelled_rules | SHARED_RULES | LOST_UNLESS_ALL

@@ -525,7 +525,7 @@ class CloseCombatRules(StrikeRules):
                 state, pending = _remove_casualties(state), ()
         return _Melee(state, initiative, rest, caused, events, melee.finished, melee.whole_score, pending)
 
-    @implements("40k4.cc.engaged-only")
+    @implements("40k4.cc.engaged-only", "40k3.char.attack-allocation")
     def _strike_plan(self, state: GameState, jobs: tuple[Job, ...]) -> _StrikePlan:
         """Read what the first of ``jobs`` needs before its dice: the models it may hurt, its rolls and their words."""
         (_, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
@@ -549,7 +549,8 @@ class CloseCombatRules(StrikeRules):
         if creature:
             why = " (a Monstrous Creature's close combat wounds: no armour save)"
         # blows at a character (a unit of his own in 4th edition) cite what lets them reach him: the strikers are
-        # engaged with him (judge round 63: they cited the to-hit chart alone)
+        # engaged with him (judge round 63: they cited the to-hit chart alone), in base contact with him in 3rd
+        # edition (judge round 65)
         at_character = self.struck_character_rules if not apart and state.has_unit(pool_key) \
             and state.unit(pool_key).is_character else ()
         kills = NO_KILLS  # published.instant-death: only a model with Wounds to lose beyond one can be killed outright

@@ -85,8 +85,10 @@ class CombatHooks(Ruleset):
     allocation_rule: ClassVar[str] = "40k3.char.attack-allocation"
     engaged_only_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
     #: The clauses that let enemy troopers' blows reach a character, cited by the blows struck at him (4th edition:
-    #: only the models engaged with him, 40k4.cc.engaged-only; 3rd edition has none of its own).
-    struck_character_rules: ClassVar[tuple[str, ...]] = ()
+    #: only the models engaged with him, 40k4.cc.engaged-only; 3rd edition: models in base contact fight, and a
+    #: trooper's attacks go at his opponents, the enemy models in base contact with him, which he divides only as
+    #: 40k3.char.attack-allocation lets him - judge round 65: before, they cited the to-hit chart alone).
+    struck_character_rules: ClassVar[tuple[str, ...]] = ("published.close-combat", "40k3.char.attack-allocation")
     contact_rule: ClassVar[str] = "published.close-combat"
     allocation_contact_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
     #: The clause by which a joined character is shot as a target of his own (none in 3rd edition).
