@@ -10,12 +10,18 @@ exactly what brute force (``fine=True``, every die a branch) gives.  Reading a r
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+import pytest
+
+from herohammer.dice import Dice, RepresentativesRead, ScriptedDice, SeededDice, enumerate_outcomes, estimate_runs
 from herohammer.game import Game
+from herohammer.rulings import EXACT_DATA, ROLLED_DATA, Event, represented
 from herohammer.scenario import state_from_data
 from herohammer.state import GameState
 
@@ -122,3 +128,105 @@ def test_a_rolled_value_in_data_still_goes_die_by_die() -> None:
     assert read_runs > brute_runs and set(odds) == {(), (6,)}
     fast_runs, brute_runs, slain = runs_and_odds(state, FEAR, names_slain)
     assert fast_runs < brute_runs and ("Farseer",) in slain
+
+
+# == every data field is classified (reliability round 53, item 2) ===================================================
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))
+
+
+def played_examples(seeds: int = 4, actions: int = 60) -> list[Event]:
+    """The events of each example scenario played on by legal actions picked at random (seeded dice and picks)."""
+    events: list[Event] = []
+    for path in EXAMPLES:
+        for seed in range(seeds):
+            g = Game.load(path, dice=SeededDice(seed))
+            pick = random.Random(seed)
+            for _ in range(actions):
+                legal = g.legal_actions()
+                if not legal:
+                    break
+                g.apply(pick.choice(legal))
+            events += g.log
+    return events
+
+
+def unclassified(events: list[Event]) -> set[tuple[str, str]]:
+    """The (kind, field) of each data field neither known exact (``EXACT_DATA``) nor known rolled (``ROLLED_DATA``)."""
+    return {(e.kind, name) for e in events for name, _ in e.data if name not in EXACT_DATA | ROLLED_DATA}
+
+
+def test_every_data_field_the_examples_build_is_classified() -> None:
+    """A field added to an event's data must say whether it quotes a roll: the examples played on at random build no
+    field outside ``EXACT_DATA`` and ``ROLLED_DATA`` (the lists do not overlap); a field in neither is caught."""
+    assert not EXACT_DATA & ROLLED_DATA
+    events = played_examples()
+    assert {"models", "initiative", "outcome", "unit"} <= {name for e in events for name, _ in e.data}
+    assert unclassified(events) == set()
+    assert unclassified([Event("roll_off", "7 beats 5", data=(("total", 7),))]) == {("roll_off", "total")}
+
+
+def test_a_field_nobody_classified_is_read_die_by_die() -> None:
+    """Under the fast walk an event whose data hold a field in neither list raises ``RepresentativesRead`` when its
+    data are read (the walk goes die by die: exact, whatever the field quotes); one with known-exact fields only is
+    read as is."""
+    (unknown, known) = represented([Event("roll_off", "7 beats 5", data=(("total", 7),)),
+                                    Event("casualties", "slain: b1", data=(("slain", 1), ("models", ("b1",))))])
+    with pytest.raises(RepresentativesRead, match="'total'"):
+        unknown.data
+    assert dict(known.data) == {"slain": 1, "models": ("b1",)}
+
+
+def all_data(g: Game) -> frozenset[tuple[Any, int]]:
+    """Every event's kind and data, read through the fast walk's events, counted regardless of order."""
+    return frozenset(Counter((e.kind, e.data) for e in g.log).items())
+
+
+@pytest.mark.parametrize("path", [p for p in EXAMPLES if p.name in {
+    "40k3_librarian_psychic.yaml", "40k4_chaplain_combat.yaml", "40k3_chaplain_falling_back.yaml",
+    "t9a_unit_reduced_to_character.yaml"}], ids=lambda p: p.stem)
+def test_the_data_of_every_event_of_an_examples_first_actions_equal_brute_force(path: Path) -> None:
+    """Each legal action of the example whose tree brute force can walk (at most 20,000 runs): the kinds and data of
+    all its events, read on the fast walk (a rolled field sends it die by die), equal brute force's by exact
+    equality.  A field wrongly held exact that quotes a representative roll would differ here."""
+    g = Game.load(path)
+    tried = 0
+    for action in g.legal_actions():
+        def play(dice: Dice) -> Any:
+            played = Game(g.state, dice)
+            played.apply(action, dice=dice)
+            return all_data(played)
+
+        if estimate_runs(play, fine=True).runs > 20_000:
+            continue
+        assert enumerate_outcomes(play) == enumerate_outcomes(play, fine=True), action
+        tried += 1
+    assert tried
+
+
+def test_a_rolled_value_wrongly_held_exact_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above can fail: a judge's Leadership test whose event also quoted its 2D6 total in a field held
+    exact (``outcome``) gives, on the fast walk, one representative total per class (at most Ld, over), and brute
+    force eleven: the distributions differ.  Without that field they are equal."""
+    from herohammer.rulesets import get_ruleset
+    state = state_from_data(scenario("40k3", [{"id": "tac", "models": [model(f"t{i}", 20 + 2 * i, 20)
+                                                                       for i in range(3)]}]))
+    cls = type(get_ruleset("40k3"))
+    test = {"do": "test", "unit": "tac", "characteristic": "Ld"}
+
+    def play(dice: Dice) -> Any:
+        g = Game(state, dice)
+        g.apply(test, dice=dice)
+        return all_data(g)
+
+    assert enumerate_outcomes(play) == enumerate_outcomes(play, fine=True)
+    honest = cls.resolve_test
+
+    def quoting(self: Any, state: GameState, action: Any, dice: Dice) -> Any:
+        after, events = honest(self, state, action, dice)
+        return after, [Event(e.kind, e.message, e.rules, e.rolls,
+                             (*e.data, ("outcome", str(sum(r.value for r in e.rolls))))) for e in events]
+
+    monkeypatch.setattr(cls, "resolve_test", quoting)
+    fast, brute = enumerate_outcomes(play), enumerate_outcomes(play, fine=True)
+    assert fast != brute and len(brute) == 11 > len(fast)
