@@ -338,13 +338,14 @@ def captain_between_boyz(ruleset: str) -> Game:
 
 
 def slain_by_the_captain(p: Game) -> tuple[bool, bool]:
-    """Whether b1 and b2 were slain by the blows struck before the combat's result (the Captain's, at I5)."""
+    """Whether b1 and b2 were slain by the blows struck before the combat's result (the Captain's, at I5), read from
+    the casualties' data (the names slain, exact on the fast walk: reliability round 53)."""
     names: list[str] = []
     for e in p.log:
         if e.kind == "combat_result":
             break
         if e.kind == "casualties":
-            names += e.message.removeprefix("slain: ").split(", ")
+            names += dict(e.data)["models"]
     return "b1" in names, "b2" in names
 
 
@@ -372,8 +373,8 @@ def test_a_lone_captain_splits_his_attacks_between_the_boyz_he_touches(ruleset: 
     b1, b2 = Fraction(5, 9), Fraction(1, 3)
     expected = {(True, True): b1 * b2, (True, False): b1 * (1 - b2), (False, True): (1 - b1) * b2,
                 (False, False): (1 - b1) * (1 - b2)}
-    assert brute(split, FIGHT_CAP, slain_by_the_captain, reads_log=True) == expected
-    assert brute(h.state, FIGHT_CAP, slain_by_the_captain, reads_log=True) == expected
+    assert brute(split, FIGHT_CAP, slain_by_the_captain) == expected
+    assert brute(h.state, FIGHT_CAP, slain_by_the_captain) == expected
     faces = [6, 6, 1, 6, 6] + [1] * 30
     events = g.apply(FIGHT_CAP, dice=ScriptedDice(faces))
     blows = [e for e in kinds(events, "attacks") if e.message.startswith("Cap")]

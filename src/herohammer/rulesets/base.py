@@ -15,7 +15,8 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..catalogue import implements
-from ..checks import LeadershipTestKind, characteristic_test, chosen_leadership, highest_value, leadership_test
+from ..checks import (LEADERSHIP_CLAUSES, LeadershipTestKind, characteristic_test, chosen_leadership, highest_value,
+                      leadership_test)
 from ..profiles import Characteristic, Modifier, ModifierKind, used_value
 from ..dice import Dice, rolls_made, rolls_since
 from .. import guards, movement
@@ -676,8 +677,9 @@ class Ruleset:
         # the ruling names the value the roll is taken on, as resolve_test does (core.value.used)
         host = unit.joined or unit.id  # a character in a unit takes its Leadership tests with it, as resolve_test says
         value, cited, how = self._modified_leadership(state, host, LeadershipTestKind(kind), ld.value, action)
+        # cites what the rolled test's event cites (``TestResult.clauses``), as a named test's ruling does
         return Ruling.allow(f"{host} may take a {kind} test on Ld {value} ({ld.said}{how}): 2D6, at most the "
-                            "value passes", "core.test.leadership", *ld.rules, "core.test.leadership-kinds", *cited,
+                            "value passes", *LEADERSHIP_CLAUSES, *ld.rules, *cited,
                             notes=(ld.lent,) if ld.lent else ())
 
     @implements("core.value.used", "core.value.unmodified", "core.test.highest-value", "core.profile.dash")
@@ -720,9 +722,8 @@ class Ruleset:
             result = characteristic_test(dice, value, f"{unit.id}: {action.characteristic} test")
             verdict = "passes" if result.passed else "fails"
             return state, [Event("test", f"{unit.id} takes a {action.characteristic} test on {value} ({source}), "
-                                 f"rolls {result.roll}: {verdict}" + (f" ({lent})" if lent else ""), ("core.test.characteristic",
-                                                                     "core.test.highest-value", *dash,
-                                                                     *_valued(action)),
+                                 f"rolls {result.roll}: {verdict}" + (f" ({lent})" if lent else ""),
+                                 (*result.clauses, "core.test.highest-value", *dash, *_valued(action)),
                                  rolls_since(dice, start), _outcome(result.passed))]
         kind = LeadershipTestKind(action.kind or "Leadership")
         ld = self._tested_leadership(state, action)
@@ -743,9 +744,8 @@ class Ruleset:
         if heroism is not None and result.insane_heroism:
             cited += (heroism,)
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.said}{how}), rolls "
-                      f"{result.roll}: {verdict}{again}" + (f" ({ld.lent})" if ld.lent else ""), ("core.test.leadership", *ld.rules,
-                                                           "core.test.leadership-kinds",
-                                                   *cited, *self.lost_rules_cited(state, host)),
+                      f"{result.roll}: {verdict}{again}" + (f" ({ld.lent})" if ld.lent else ""),
+                      (*result.clauses, *ld.rules, *cited, *self.lost_rules_cited(state, host)),
                       rolls_since(dice, start), _outcome(result.passed))
         if result.passed:
             return state, [event]

@@ -24,6 +24,7 @@ from .base import Resolution, places_apart, with_its_unit
 from .w40k_hooks import REROLLERS
 from .w40k_morale import DIFFICULT_KINDS
 from .w40k_psychic import PsychicPowerRules
+from .w40k_wounds import slain_data
 
 #: A unit that has assaulted this turn (``rule_assault``: a character joined to it assaults with it, once).
 _ASSAULTED = frozenset({Status.ASSAULTED, Status.CHARGED})
@@ -329,7 +330,7 @@ class AssaultRules(PsychicPowerRules):
         return state.replace_units(*scattered), [
             Event("regroup", f"{said}: it fails, and is scattered and destroyed", rules, rolls_since(dice, start)),
             Event("destroyed", f"{host_id} is destroyed: slain {', '.join(slain)}",
-                  ("published.assaulted-while-falling-back", "core.zero.w"), data=(("slain", len(slain)),)),
+                  ("published.assaulted-while-falling-back", "core.zero.w"), data=slain_data(slain)),
         ]
 
 

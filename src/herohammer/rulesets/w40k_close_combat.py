@@ -420,7 +420,8 @@ class CloseCombatRules(StrikeRules):
                     for key, (n, pool) in jobs.items():
                         pools.append((key, n, tuple(pool)))
                     return ((tuple(pools), initiative - 1,
-                             Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",))),)
+                             Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",),
+                                   data=(("initiative", initiative),))),)
             return ()
 
         def result(melee: _Melee, dice: Dice) -> _Melee:

@@ -25,6 +25,7 @@ from ..values import evolve
 from .base import Resolution, rule_key, rule_keys
 from .engagement import Engagement, touching as _touching
 from .w40k_assault import AssaultRules
+from .w40k_wounds import slain_data
 
 _SWEEP = "sweeping advance"  # the key of what a Sweeping Advance reads from a state (``_sweep_facts``)
 _SWEEP_INITIATIVE = "sweep initiative"  # the key of a group's Initiative for a Sweeping Advance (``_group_initiative``)
@@ -361,7 +362,7 @@ class CombatResultRules(AssaultRules):
         cited = (rule, *apart, *((self.falling_back_rule,) if len(group) > 1 else ()))
         return (state.replace_units(*(evolve(u, models=()) for u in group)), cited,
                 Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
-                      (rule, "core.zero.w"), data=(("slain", len(slain)),)))
+                      (rule, "core.zero.w"), data=slain_data(slain)))
 
     @implements("published.sweeping-advance", "40k4.ic.falling-back")
     def _sweeping_advances(self, state: GameState, losers: Sequence[str], dice: Dice,

@@ -18,7 +18,7 @@ from ..values import evolve
 from ..weapons import Weapon
 from .base import Resolution
 from .engagement import touching
-from .w40k_wounds import apply_wounds, killed_outright, outright_event, release_orphans, zero_rules
+from .w40k_wounds import apply_wounds, killed_outright, outright_event, release_orphans, slain_data, zero_rules
 from .w40k_shooting import ShootingRules, shot_with
 
 
@@ -252,7 +252,7 @@ class PsychicPowerRules(ShootingRules):
                 after, slain = apply_wounds(after, {(psyker.id, 0): lost})
                 if slain:
                     events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
-                                        data=(("slain", len(slain)),)))
+                                        data=slain_data(slain)))
                     if psyker.has(Status.LOCKED):
                         after, more = self._foes_left_without_a_combat(after)
                         events += more

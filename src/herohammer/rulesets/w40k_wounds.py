@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter, lt
+from typing import Any
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 
@@ -636,9 +637,15 @@ def apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = Tr
     return release_orphans(state.replace_units(*changed)), slain
 
 
+def slain_data(slain: Sequence[str]) -> tuple[tuple[str, Any], ...]:
+    """The data of an event that removes ``slain``: how many, and their names.  Facts of the state, not of a roll, so
+    a caller of the fast exact enumeration reads them exactly (``RepresentedEvent``), where the words it may not."""
+    return ("slain", len(slain)), ("models", tuple(slain))
+
+
 def casualties(slain: Sequence[str], rules: tuple[str, ...]) -> Event:
     """Name the models slain by wounds (core.zero.w)."""
-    return Event("casualties", f"slain: {', '.join(slain)}", ("core.zero.w", *rules), data=(("slain", len(slain)),))
+    return Event("casualties", f"slain: {', '.join(slain)}", ("core.zero.w", *rules), data=slain_data(slain))
 
 
 @implements("core.zero.w")
