@@ -176,8 +176,9 @@ class _Rounds:
                 part, shown = self.state_outcome(start.state)
                 for tally, p in reaching.items():
                     outcome = (*part, *tally)
-                    ended[outcome] = ended.get(outcome, Fraction(0)) + p
-                    if outcome not in self.shown:
+                    before = ended.get(outcome)
+                    ended[outcome] = p if before is None else before + p
+                    if before is None and outcome not in self.shown:
                         self.shown[outcome] = _tuple_repr(shown, len(part), tally, self._item_reprs)
                 continue
             known = self.known.pop((start, not positions), None) if positions != erase else None
