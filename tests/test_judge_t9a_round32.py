@@ -432,10 +432,12 @@ def test_a_character_who_charged_out_restrains_on_the_general_he_left_in_his_uni
     g = reloading_game(data)
     g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([4, 4]))
     play_to(g, "melee", "elves")
-    # the Hero alone slays three orcs (their 6+ saves fail on 1s) and wins by 4; the orcs break on 1 6 (Ld 7 - 4),
-    # flee 6 6; the Hero, a unit of his own since his charge out, tests on the General's Ld 10 (within 12"): 5 5 passes
+    # the Hero alone slays three orcs (their 6+ saves fail on 1s) and wins by 4; the one orc left in his contact
+    # misses (1; round 63: the single rank's casualties fall from both ends, the rest stand); the orcs break on 1 6
+    # (Ld 7 - 4), flee 6 6; the Hero, a unit of his own since his charge out, tests on the General's Ld 10 (within
+    # 12"): 5 5 passes
     events = g.apply({"do": "fight", "unit": "hero", "pursuit": {"hero": {"restrain": True}}},
-                     ScriptedDice([6] * 6 + [1] * 3 + [1, 1] + [1, 6] + [6, 6] + [5, 5]))
+                     ScriptedDice([6] * 6 + [1] * 3 + [1] + [1, 6] + [6, 6] + [5, 5]))
     told = _told(events)
     assert "hero passes its Restrain Pursuit test on Ld 10 (Gen): 10, and does not pursue" in told, told
     assert "(no pursuit: hero restrained its pursuit)" in told

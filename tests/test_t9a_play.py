@@ -503,4 +503,5 @@ def test_a_unit_takes_its_panic_test_on_the_generals_leadership_within_12_inches
     data["sides"]["elves"][1]["models"][0]["at"] = [60, 45]  # far away: the unit's own Ld 8 fails on 9
     far = Game(state_from_data(data))
     events = far.apply(CHARGE, ScriptedDice(dice + [3, 2]))
-    assert "against Ld 8, s0)" in events[0].message and dict(events[-1].data)["outcome"] == "fled"
+    # (the first model left names the unit's Ld: s0 fell, round 63's single rank losing a model at each end)
+    assert "against Ld 8, s1)" in events[0].message and dict(events[-1].data)["outcome"] == "fled"

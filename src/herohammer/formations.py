@@ -399,8 +399,9 @@ def remove_from(formation: Formation, name: str, front: Callable[[str], bool] | 
     With ``front`` (which names have Front Rank), a gap in the first rank is filled first by the foremost Front Rank
     model standing further back, if any: a first rank that holds a model without Front Rank has every Front Rank
     model of the unit in it (t9a.char.front-rank); that model's place is then filled from the rear.  With ``stay`` (a
-    character leaving), a single rank left narrower closes its gap as a widened one opened it (``_widened``): the
-    models of its shorter side step one slot in, the others stand, the unit left unmoved (t9a.leave.unit-not-moved).
+    character leaving, a casualty), a single rank left narrower closes its gap as a widened one opened it
+    (``_widened``): the models of its shorter side step one slot in, the others stand, the unit left unmoved
+    (t9a.leave.unit-not-moved; a casualty at an end moves nobody, published.t9a-removing-casualties).
     """
     order = list(formation.order)
     i = order.index(name)

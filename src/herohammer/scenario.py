@@ -520,9 +520,12 @@ def _character_by_rules(source: str, where: str, u: UnitSpec, ruleset_name: str)
     from .rulesets import get_ruleset
 
     ruleset = get_ruleset(ruleset_name)
+    kind = u.character
+    if kind is not None and kind not in ruleset.character_kinds:  # (t9a: one kind, t9a.char.universal)
+        raise ScenarioError(source, f"{where}.character", f"{u.id} is written character: {kind.value}, a kind of "
+                            f"character {ruleset.title} does not have: {ruleset.character_kinds_words}")
     if not ruleset.character_rule_names:
         return u
-    kind = u.character
     for k, name in enumerate(u.rules):
         made = ruleset.character_rule_names.get(ruleset.rule_name(name))
         if made is None or made is kind:

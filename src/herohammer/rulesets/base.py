@@ -235,6 +235,10 @@ class Ruleset:
     #: that lists one is that kind of character (``character:`` may be left out, and must agree where given), as a
     #: roster's Independent Character is in 40k.
     character_rule_names: ClassVar[Mapping[str, CharacterKind]] = {}
+    #: The kinds of character the ruleset has (``character:``); a scenario naming another is refused at load, citing
+    #: ``character_kinds_rule`` and saying ``character_kinds_words``.
+    character_kinds: ClassVar[frozenset[CharacterKind]] = frozenset(CharacterKind)
+    character_kinds_words: ClassVar[str] = ""
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),

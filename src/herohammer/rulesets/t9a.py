@@ -26,7 +26,7 @@ from ..geometry import EPSILON, Point, unit_line_of_sight
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
-from ..units import Model, Status, Unit
+from ..units import CharacterKind, Model, Status, Unit
 from .base import Act, Resolution, Ruleset, places_as_ruled
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, close_combat_weapons, weapon_choices
 from .t9a_units import (advance_rate, BUSY, CONCLAVE_PATTERN, current, failed_charge_rules, FLY_PATTERN, formation_of,
@@ -115,6 +115,16 @@ class NinthAge(ChargeRules):
         PhaseSpec(Phase.SHOOTING, frozenset({"test", "end_phase"})),
         PhaseSpec(Phase.MELEE, frozenset({"test", "end_phase"})),
     )
+
+    #: The Character rule makes a character (t9a.char.universal), and every 9th Age character is of one kind: he may
+    #: act on his own (t9a.char.lone) or join a unit; a scenario's 40k "ordinary" character is refused at load, and a
+    #: unit with the rule alone is read as ``character: independent``, so every report reads him as a character.
+    character_rule_names: ClassVar[Mapping[str, CharacterKind]] = {CHARACTER_RULE: CharacterKind.INDEPENDENT}
+    character_kinds: ClassVar[frozenset[CharacterKind]] = frozenset({CharacterKind.INDEPENDENT})
+    character_kinds_rule: ClassVar[str] = "t9a.char.universal"
+    character_kinds_words: ClassVar[str] = (
+        "every 9th Age character has the one Character rule and may act on his own or join a unit [t9a.char.universal, "
+        "t9a.char.lone]: write character: independent, or the Character rule")
 
     #: Deployment, once before the first turn: each side in turn places its characters in units.
     deployment: ClassVar[PhaseSpec] = PhaseSpec(Phase.DEPLOYMENT, frozenset({"join", "end_phase"}))

@@ -18,6 +18,9 @@ from .t9a_units import classification, current, host_of, model_wounds
 LOOK_OUT_SIR = 5
 #: The published rule on hits at combined units (shooting, spells, Stand and Shoot: not close combat).
 DISTRIBUTING_HITS = "published.t9a-distributing-hits"
+#: The published rule on removing casualties: from the rear rank, and from the first rank one by one as equally as
+#: possible from both sides.
+REMOVING_CASUALTIES = "published.t9a-removing-casualties"
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ def no_models_left(unit: Unit, *rules: str) -> Ruling:
 _NONE: frozenset[Status] = frozenset()
 
 
-@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit", "core.zero.w")
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit", "core.zero.w", REMOVING_CASUALTIES)
 def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> GameState:
     """Remove named models from a combined unit; characters left alone are still that unit.
 
@@ -111,8 +114,8 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
         changed.append(replace(u, models=left, joined=u.joined if left else None, status=u.status if left else _NONE))
     if f is not None:
         front = front_rank_test(state, host)
-        for n in [n for n in f.order if n in dead]:
-            f = remove_from(f, n, front)
+        for n in [n for n in f.order if n in dead]:  # a single rank's others stand (REMOVING_CASUALTIES)
+            f = remove_from(f, n, front, stay=True)
         changed[0] = replace(changed[0], formation=f if f.order else None)
     new = state.replace_units(*changed)
     survivors = new.joined_to(host_id)
@@ -157,19 +160,30 @@ COMMAND_GROUP = "published.t9a-command-group"
 _REPLACED = ("musician", "standard")
 
 
-def _rear_first(unit: Unit) -> list[Model]:
-    order = unit.formation.order if unit.formation is not None else ()
-    return sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
+@implements(REMOVING_CASUALTIES)
+def _rear_first(unit: Unit, models: Sequence[Model] | None = None) -> list[Model]:
+    """Return ``models`` (the unit's by default) in the order their places fall: the rear ranks first (each from its
+    right as the unit faces), then the first rank from its two ends in turn, right first (the 2022 text: "If casualties
+    are removed from the first rank, remove models one by one as equally as possible from both sides of the unit")."""
+    models = unit.models if models is None else models
+    f = unit.formation
+    if f is None:
+        return list(models)
+    index = {n: i for i, n in enumerate(f.order)}
+    rear = sorted((m for m in models if index.get(m.name, 0) >= f.files), key=lambda m: -index[m.name])
+    first = sorted((m for m in models if index.get(m.name, 0) < f.files), key=lambda m: index.get(m.name, 0))
+    ends = [first[-1 - k // 2] if k % 2 == 0 else first[k // 2] for k in range(len(first))]
+    return [*rear, *ends]
 
 
-@implements(COMMAND_GROUP, "t9a.join.part-of-unit")
+@implements(COMMAND_GROUP, REMOVING_CASUALTIES, "t9a.join.part-of-unit")
 def rank_and_file(unit: Unit) -> list[Model]:
-    """Return a unit's rank-and-file models in the order they fall: rear rank first, the Musician and the Standard
-    Bearer after every other rank-and-file model (another picks up the instrument or the standard), the champion
-    last."""
-    rear_first = _rear_first(unit)
-    plain = [m for m in rear_first if m.role not in _REPLACED and m.role != "champion"]
-    command = [m for m in rear_first if m.role in _REPLACED]
+    """Return a unit's rank-and-file models in the order they fall: rear rank first, the first rank from both ends in
+    turn, the Musician and the Standard Bearer after every other rank-and-file model (another picks up the instrument
+    or the standard), the champion last.  The ends are counted among the models that may fall there: a champion at the
+    left end, the next model on his side falls in turn (his place taken, ``remove_casualties``)."""
+    plain = _rear_first(unit, [m for m in unit.models if m.role not in _REPLACED and m.role != "champion"])
+    command = _rear_first(unit, [m for m in unit.models if m.role in _REPLACED])
     return [*plain, *command, *[m for m in unit.models if m.role == "champion"]]
 
 
@@ -179,7 +193,7 @@ def spared_command(unit: Unit, slain: Sequence[str]) -> tuple[str, ...]:
     ``slain``, rear rank first, but who live: another rank-and-file model fell in their stead (``rank_and_file``)."""
     dead = set(slain)
     rank_and_file_slain = sum(1 for m in unit.models if m.name in dead and m.role != "champion")  # a Duel's Champion
-    positional = [m for m in _rear_first(unit) if m.role != "champion"][:rank_and_file_slain]
+    positional = _rear_first(unit, [m for m in unit.models if m.role != "champion"])[:rank_and_file_slain]
     return tuple(m.name for m in positional if m.role in _REPLACED and m.name not in dead)
 
 

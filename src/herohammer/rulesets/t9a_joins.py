@@ -64,6 +64,19 @@ def _rank_choice_rules(plan: JoinPlan) -> tuple[str, ...]:
     return ("t9a.join.single-rank",) if full_single else ()
 
 
+@implements("t9a.join.deploy")
+def _placed_not_moved(action: Join) -> None:
+    """Refuse a Deployment's join that reads a move: a character deployed as part of a unit is placed in it (round 63:
+    ``fly`` was ignored, for a model without Fly too, and a ``to`` point was ruled by t9a.join.move's base contact)."""
+    if action.fly:
+        raise _refuse("fly: a character deployed as part of a unit is placed in it, not moved: Deployment has no "
+                      "Flying Movement (leave fly out)", "t9a.join.deploy")
+    if action.to is not None:
+        raise _refuse("to: a character deployed as part of a unit is placed in its first rank, not moved into base "
+                      "contact: Deployment reads no contact point (leave to out; position names his file)",
+                      "t9a.join.deploy")
+
+
 @implements("t9a.join.character-units")
 def _character_unit_rules(plan: JoinPlan) -> tuple[str, ...]:
     """Cite t9a.join.character-units where a character joins a character (a lone one, or the last survivor of a
@@ -348,6 +361,10 @@ class JoinRules(Ruleset):
             gone = ch if not ch.alive else host
             return _refuse(f"both the character and the unit must be on the table ({gone.id} has no models left)",
                            "t9a.join.move", "core.zero.w")
+        if ch.joined is not None and state.phase is Phase.DEPLOYMENT and ch.joined != host.id:
+            # Deployment has no leave (t9a.leave.when): a placement is taken back, not left (round 63)
+            return _refuse(f"{ch.id} is already deployed as part of {ch.joined}: undo that placement to deploy him "
+                           f"in {host.id} (Deployment has no leave)", "t9a.join.part-of-unit", "t9a.join.deploy")
         if ch.joined is not None:
             return _refuse(f"{ch.id} is already part of {ch.joined}" + (
                 "" if ch.joined == host.id else "; it must leave it first"), "t9a.join.part-of-unit")
@@ -405,6 +422,8 @@ class JoinRules(Ruleset):
         A character in a unit joins another by one move out of it (``_leaving``): the join is planned from the
         state he stands in out of it, his path ignoring its models (t9a.leave.move)."""
         origin = state
+        if state.phase is Phase.DEPLOYMENT:
+            _placed_not_moved(action)
         state, left, left_ids = self._leaving(state, action)
         basis = self._join_basis(state, action.character, action.unit)
         if isinstance(basis, IllegalActionError):

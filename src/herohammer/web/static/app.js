@@ -683,7 +683,9 @@ function proposedAction(drag, dx, dy, evt) {
       .map((n) => n.dataset && n.dataset.unit).find((id) => id && id !== u.id);
     const host = (under && unitById(under)) || nearbyUnit(u, moved[0]);
     if (host && host.side === u.side && !host.character && host.id !== u.joined) {
-      return { do: "join", character: u.id, unit: host.id, to: moved[0] };
+      // a Deployment places him in the unit (t9a.join.deploy): no contact point to move through
+      return ui.view.phase === "deployment" ? { do: "join", character: u.id, unit: host.id }
+        : { do: "join", character: u.id, unit: host.id, to: moved[0] };
     }
     if (u.joined) return { do: "leave", character: u.id, to: moved[0] };
   }
