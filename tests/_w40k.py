@@ -15,6 +15,7 @@ from herohammer.dice import Dice, ScriptedDice, SeededDice, enumerate_outcomes
 from herohammer.errors import IllegalActionError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data, state_to_data
+from herohammer.state import GameState
 
 BASE_25 = 25 / 25.4  # a 25mm base's width in inches
 TROOPER = "WS4 BS4 S4 T4 W1 I4 A1 Ld{ld} Sv3+"
@@ -230,3 +231,29 @@ def pass_odds(g: Game, action: dict[str, Any]) -> Fraction:
     fast = enumerate_outcomes(passed)
     assert fast == enumerate_outcomes(passed, fine=True)
     return dict(fast).get(True, Fraction(0))
+
+
+def cap_struck(g: Game) -> int:
+    """The Wounds the Captain "cap" (W2) lost to the blows, read from the saves events before the combat's result (a
+    Sweeping Advance may destroy him after it): judge rounds 64 and 65."""
+    unsaved = 0
+    for e in g.log:
+        if e.kind == "combat_result":
+            break
+        if e.kind == "saves" and e.message.startswith("Cap: "):
+            unsaved += int(e.message.split(", ")[-1].removesuffix(" unsaved"))
+    return min(2, unsaved)
+
+
+#: Base contact between 25 mm bases, and a Boy's profile: the Captain between three Boyz of the enumeration tests.
+TOUCH = BASE_25 + 0.001
+BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
+
+
+def captain_between_boyz(ruleset: str) -> GameState:
+    """The Captain alone (WS5 S4 A3 I5), locked with three Boyz (I2): b1 and b2 touching him, b3 touching b1."""
+    cap = {**hero("cap", 20, 20), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("b1", 20 + TOUCH, 20, 7, BOY), model("b2", 20 - TOUCH, 20, 7, BOY),
+                       model("b3", 20 + 2 * TOUCH, 20, 7, BOY)]}
+    return state_from_data(scenario(ruleset, [cap], [boyz], phase="assault"))

@@ -25,22 +25,12 @@ from herohammer.rulings import EXACT_DATA, ROLLED_DATA, Event, represented
 from herohammer.scenario import state_from_data
 from herohammer.state import GameState
 
-from _w40k import BASE_25, hero, model, scenario
+from _w40k import captain_between_boyz, model, scenario
 from test_judge_40k_round62 import FEAR, lone_farseer
 
-TOUCH = BASE_25 + 0.001
-ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
 FIGHT_CAP = {"do": "fight", "unit": "cap"}
 Read = Callable[[Game], Any]
 
-
-def captain_between_boyz(ruleset: str) -> GameState:
-    """The Captain alone (WS5 S4 A3 I5), locked with three Boyz (I2): b1 and b2 touching him, b3 touching b1."""
-    cap = {**hero("cap", 20, 20), "status": ["locked"]}
-    boyz = {"id": "boyz", "status": ["locked"],
-            "models": [model("b1", 20 + TOUCH, 20, 7, ORK), model("b2", 20 - TOUCH, 20, 7, ORK),
-                       model("b3", 20 + 2 * TOUCH, 20, 7, ORK)]}
-    return state_from_data(scenario(ruleset, [cap], [boyz], phase="assault"))
 
 
 def runs_and_odds(state: GameState, action: dict[str, Any], read: Read) -> tuple[int, int, dict[Any, Fraction]]:

@@ -28,13 +28,11 @@ from herohammer.scenario import state_from_data
 from herohammer.state import GameState
 
 from _t9a import melee_scenario, ORC
-from _w40k import BASE_25, hero, model, scenario, squad, two_d6_at_most
+from _w40k import captain_between_boyz, scenario, squad, two_d6_at_most
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import scenarios  # noqa: E402  (the benchmark positions)
 
-TOUCH = BASE_25 + 0.001
-ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
 Read = Callable[[Game, Dice], Any]
 
 
@@ -79,14 +77,6 @@ def ld_tested() -> GameState:
 
 LD_TEST = {"do": "test", "unit": "tac", "characteristic": "Ld"}
 
-
-def captain_between_boyz(ruleset: str) -> GameState:
-    """The Captain alone (WS5 S4 A3 I5), locked with three Boyz: b1 and b2 touching him, b3 touching b1."""
-    cap = {**hero("cap", 20, 20), "status": ["locked"]}
-    boyz = {"id": "boyz", "status": ["locked"],
-            "models": [model("b1", 20 + TOUCH, 20, 7, ORK), model("b2", 20 - TOUCH, 20, 7, ORK),
-                       model("b3", 20 + 2 * TOUCH, 20, 7, ORK)]}
-    return state_from_data(scenario(ruleset, [cap], [boyz], phase="assault"))
 
 
 FIGHT_CAP = {"do": "fight", "unit": "cap"}

@@ -62,7 +62,7 @@ from herohammer.game import Game
 from herohammer.scenario import state_to_data
 
 from _cli import run
-from _w40k import BASE_25, EDITIONS, brute, game, hero, kinds, model, scenario
+from _w40k import BASE_25, EDITIONS, brute, cap_struck, game, hero, kinds, model, scenario
 
 BOY = "WS4 BS2 S3 T4 W1 I6 A{a} Ld7 Sv-"
 TOUCH = BASE_25 + 0.001  # centre to centre, two 25mm bases just in base contact
@@ -87,17 +87,6 @@ def cap_lost(g: Game) -> int:
     models = g.state.unit("cap").models
     return models[0].wounds_taken if models else 2
 
-
-def cap_struck(g: Game) -> int:
-    """The Wounds the Captain (W2) lost to the blows, read from the saves events before the combat's result (a
-    Sweeping Advance may destroy him after it)."""
-    unsaved = 0
-    for e in g.log:
-        if e.kind == "combat_result":
-            break
-        if e.kind == "saves" and e.message.startswith("Cap: "):
-            unsaved += int(e.message.split(", ")[-1].removesuffix(" unsaved"))
-    return min(2, unsaved)
 
 
 def not_carried(events: list[Any]) -> list[tuple[str, int, tuple[str, ...], str]]:

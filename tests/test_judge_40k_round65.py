@@ -92,8 +92,8 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 
 from _cli import run
-from _w40k import (BASE_25, EDITIONS, armed, assert_illegal, assert_legal, brute, game, hero, kinds, model, offered,
-                   next_turn_to, saved_and_loaded, scenario)
+from _w40k import (BASE_25, EDITIONS, armed, assert_illegal, assert_legal, brute, cap_struck, game, hero, kinds, model,
+                   offered, next_turn_to, saved_and_loaded, scenario)
 
 ORK = "WS4 BS2 S3 T4 W1 I{i} A{a} Ld7 Sv-"
 TOUCH = BASE_25 + 0.001  # centre to centre, two 25mm bases just in base contact
@@ -175,17 +175,6 @@ STILL_MARINE = "WS4 BS4 S4 T4 W1 I4 A0 Ld8 Sv3+"
 STILL_CAPTAIN = "WS5 BS5 S4 T4 W2 I5 A0 Ld10 Sv3+"
 STRUCK = {"40k3": ("published.close-combat", "40k3.char.attack-allocation"), "40k4": ("40k4.cc.engaged-only",)}
 
-
-def cap_struck(g: Game) -> int:
-    """The Wounds the Captain (W2) lost to the blows, read from the saves events before the combat's result (a
-    Sweeping Advance may destroy him after it)."""
-    unsaved = 0
-    for e in g.log:
-        if e.kind == "combat_result":
-            break
-        if e.kind == "saves" and e.message.startswith("Cap: "):
-            unsaved += int(e.message.split(", ")[-1].removesuffix(" unsaved"))
-    return min(2, unsaved)
 
 
 @EDITIONS
