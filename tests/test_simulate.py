@@ -294,3 +294,18 @@ def test_a_battle_that_is_over_is_refused_not_simulated(tmp_path: Path, capsys: 
     code, out, err = run(["simulate", str(path), "--runs", "10", "--seed", "1"], capsys)
     assert code == 2 and out == "" and err.startswith("herohammer: error: nothing to simulate: the battle is over"), err
     assert err.rstrip().endswith("[published.game-length]")
+
+
+def test_a_driver_keeps_a_bounded_number_of_event_labels_and_counts_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Driver._labels`` keeps each event's counted labels by the event object, at most ``LABELS_KEPT``: an engine's
+    runs (all new events) count their outcomes exactly as with labels worked out afresh each time."""
+    from herohammer import simulate as simulate_module
+
+    state, driver, _ = prepare(read_data(ROOT / "examples" / "40k3_whole_turn.yaml"))
+    kept = [outcome_of(state, run_engine_once(state, driver, SeededDice(seed))) for seed in range(12)]
+    assert 0 < len(driver._labels) <= simulate_module.LABELS_KEPT
+    monkeypatch.setattr(simulate_module, "LABELS_KEPT", 0)  # every miss clears the rest: labels worked out afresh
+    _, afresh, _ = prepare(read_data(ROOT / "examples" / "40k3_whole_turn.yaml"))
+    again = [outcome_of(state, run_engine_once(state, afresh, SeededDice(seed))) for seed in range(12)]
+    assert len(afresh._labels) <= 1 and again == kept
+    assert any(label.startswith("event: ") for outcome in kept for label, _ in outcome)

@@ -40,8 +40,9 @@ _raised_from: tuple[int, int, int] | None = None  # the thresholds it raised, to
 @contextmanager
 def fewer_collections() -> Iterator[None]:
     """Run the block with the youngest generation's threshold raised to ``YOUNG_OBJECTS`` and the middle one's to
-    ``MIDDLE_LOOKS`` (neither lowered, both left alone when collection is off), then put the thresholds back; nested and concurrent blocks share one raise, undone
-    when the last ends unless the thresholds were changed meanwhile by someone else."""
+    ``MIDDLE_LOOKS`` (neither lowered, both left alone when collection is off), then put the thresholds back; nested
+    and concurrent blocks share one raise, undone when the last ends unless the thresholds were changed meanwhile by
+    someone else."""
     global _running, _raised_from
     with _lock:
         if _running == 0:

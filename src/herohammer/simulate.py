@@ -62,7 +62,7 @@ from . import __version__
 from . import outcome_labels as labels
 from .actions import ACTION_KINDS, EndPhase, parse_action
 from .checks import leadership_test
-from .collector import with_fewer_collections
+from .collector import fewer_collections
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
 from . import guards
@@ -88,6 +88,9 @@ COMPILE_MAX_RUNS = 200_000
 #: so trying costs at most about as much as the runs themselves (then the engine plays them).
 COMPILE_FLOOR = 5_000
 MEMO_LIMIT = 100_000
+#: How many events' labels a driver keeps (``Driver._labels``): enough for the replays of one step's results, little
+#: memory for an engine's runs, whose events are all new.
+LABELS_KEPT = 4096
 
 Value = int | bool | str
 Outcome = tuple[tuple[str, Value], ...]
@@ -120,9 +123,10 @@ class Driver:
     #: Rulings and policy choices already made, by (state, action): both are pure functions of
     #: the state, so a compiled chance tree asks once per node, not once per dice branch.
     _memo: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    #: Each event's counted labels, by the event object (kept with it, so its id stays its own): a compile meets the
-    #: same event objects again and again (a fight's opening, its Initiative steps, in each of its results' replays),
-    #: about 220,000 events in the 40k3 whole-turn compile, 34,000 objects, 740 values.
+    #: Each event's counted labels, by the event object (kept with it, so its id stays its own; at most
+    #: ``LABELS_KEPT``): a compile meets the same event objects again and again, soon after each other (a fight's
+    #: opening, its Initiative steps, in each of its results' replays: about 220,000 events in the 40k3 whole-turn
+    #: compile, 34,000 objects, 740 values), where an engine's runs each make new ones.
     _labels: dict[int, tuple[Event, tuple[str, ...]]] = field(default_factory=dict, compare=False, hash=False,
                                                                repr=False)
 
@@ -193,7 +197,7 @@ class Driver:
             for event in events:
                 entry = known.get(id(event))
                 if entry is None:  # (the event is kept with its labels: no other object takes its id meanwhile)
-                    if len(known) > MEMO_LIMIT:
+                    if len(known) >= LABELS_KEPT:
                         known.clear()
                     entry = known[id(event)] = (event, tuple(f"{EVENT_PREFIX}{label}" for label in event_labels(event)))
                 for counted in entry[1]:
@@ -625,7 +629,6 @@ def run_engine_once(initial: GameState, driver: Driver, dice: Dice, max_steps: i
     return node
 
 
-@with_fewer_collections  # to its end: the compile's values die with it, so the collector need not walk them once more
 def simulate(
     data: Mapping[str, Any],
     runs: int,
@@ -673,33 +676,37 @@ def simulate(
     if method == "engine":
         _check_engine_runs(runs, "--method engine")
     if method in ("auto", "compiled"):
-        t0 = time.perf_counter()
-        budget = max_compile_runs if method == "compiled" else min(max_compile_runs, max(COMPILE_FLOOR, runs))
-        meta["compile_budget"] = budget
-        known: dict[Any, Any] = {}
-        try:
-            compiled = fastsim.compile_plan(state, driver, budget, progress, keep=known)
-        except EnumerationTooLarge as too_large:  # estimated far over budget before trying, or the budget spent
-            if method == "compiled":
-                raise HerohammerError(f"{too_large.reason()}; use --method engine") from None
-            _check_engine_runs(runs, f"{too_large.reason()}, so")
-            meta["too_large"] = too_large.reason()
-            compiled = None
-            if notice is not None:
-                notice(monte_carlo_notice(too_large.reason(), runs))
-        timing["compile_seconds"] = time.perf_counter() - t0
-        if compiled is not None:
+        # the compile's values live on the state until this returns: the collector's raised thresholds last as long
+        # (through the draws and the rows), so it does not walk them all once more before they die (issue 11)
+        with fewer_collections():
             t0 = time.perf_counter()
-            if workers is not None and workers > 1:
-                counts = _sample_on_workers(compiled.probabilities, runs, seed, workers, progress, advance)
-            else:
-                counts = fastsim.sample_counts(compiled.probabilities, runs, seed, progress=progress, advance=advance)
-            timing["sample_seconds"] = time.perf_counter() - t0
-            meta.update({"method": "compiled", "exact_outcomes": len(compiled.outcomes),
-                         "rules_code_runs": compiled.rules_code_runs})
-            rows: list[tuple[Outcome, int, Fraction | None]] = [
-                (o, int(c), p) for o, p, c in zip(compiled.outcomes, compiled.exact, counts)]
-            return SimulationResult(meta, rows, True, baseline, timing, scenario_notes(state), workers)
+            budget = max_compile_runs if method == "compiled" else min(max_compile_runs, max(COMPILE_FLOOR, runs))
+            meta["compile_budget"] = budget
+            known: dict[Any, Any] = {}
+            try:
+                compiled = fastsim.compile_plan(state, driver, budget, progress, keep=known)
+            except EnumerationTooLarge as too_large:  # estimated far over budget before trying, or the budget spent
+                if method == "compiled":
+                    raise HerohammerError(f"{too_large.reason()}; use --method engine") from None
+                _check_engine_runs(runs, f"{too_large.reason()}, so")
+                meta["too_large"] = too_large.reason()
+                compiled = None
+                if notice is not None:
+                    notice(monte_carlo_notice(too_large.reason(), runs))
+            timing["compile_seconds"] = time.perf_counter() - t0
+            if compiled is not None:
+                t0 = time.perf_counter()
+                if workers is not None and workers > 1:
+                    counts = _sample_on_workers(compiled.probabilities, runs, seed, workers, progress, advance)
+                else:
+                    counts = fastsim.sample_counts(compiled.probabilities, runs, seed, progress=progress,
+                                                   advance=advance)
+                timing["sample_seconds"] = time.perf_counter() - t0
+                meta.update({"method": "compiled", "exact_outcomes": len(compiled.outcomes),
+                             "rules_code_runs": compiled.rules_code_runs})
+                rows: list[tuple[Outcome, int, Fraction | None]] = [
+                    (o, int(c), p) for o, p, c in zip(compiled.outcomes, compiled.exact, counts)]
+                return SimulationResult(meta, rows, True, baseline, timing, scenario_notes(state), workers)
     t0 = time.perf_counter()
     if method == "engine" and workers is not None and workers > 1:
         tally = _engine_on_workers(state, driver, runs, seed, workers, progress, advance)
