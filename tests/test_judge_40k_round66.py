@@ -64,7 +64,6 @@ def bikes_with_captain(ruleset: str, kind: str = "bike") -> Game:
 FIVE = {"do": "move", "unit": "bikes", "to": [[20, 25], [22, 25], [22, 23.5]]}
 
 
-@pytest.mark.xfail(strict=True, reason="a legal move bounded by the slowest model cites published.movement alone")
 @pytest.mark.rule("40k4.ic.slowest-model", "published.movement", "40k3.char.move-as-type")
 def test_a_move_held_to_the_captains_pace_cites_the_slowest_model_clause(tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,8 +93,7 @@ def test_a_move_held_to_the_captains_pace_cites_the_slowest_model_clause(tmp_pat
     assert kinds(g.apply(alone, dice=ScriptedDice([])), "move")[0].rules == ("published.movement",)
 
 
-@pytest.mark.parametrize("ruleset", ["40k3", pytest.param("40k4", marks=pytest.mark.xfail(
-    strict=True, reason="the held bikes' legal move cites published.movement alone"))])
+@EDITIONS
 @pytest.mark.rule("40k4.ic.slowest-model", "published.movement", "40k3.char.move-as-type")
 def test_a_move_nobody_is_held_in_cites_no_slowest_model(ruleset: str) -> None:
     """The same Captain with a squad on foot (6" each): the combined speed holds no member below his own, so the 5"
