@@ -129,7 +129,6 @@ SHOOT = {"do": "shoot", "unit": "tac", "target": "boyz"}
 
 
 @EDITIONS
-@pytest.mark.xfail(strict=True, reason="the shot's ruling of a squad with its Captain cites line of sight only")
 @pytest.mark.rule("40k4.shoot.same-target", "40k4.shoot.separate-dice", "40k3.char.shooting-dice",
                   "published.shooting", "published.line-of-sight")
 def test_the_shots_ruling_of_a_squad_with_its_captain_cites_the_same_target_and_the_dice(
