@@ -646,7 +646,7 @@ class ShootingRules(MoraleRules):
         firing = [u for u in members[1:] if u.is_character and not u.has(Status.SHOT)]
         if not firing:
             return ruling
-        rules = ("published.shooting", self.same_target_rule)
+        rules: tuple[str, ...] = ("published.shooting", self.same_target_rule)
         notes = [f"{u.id} fires with {host.id} at {aimed}, the same target [{self.same_target_rule}]" for u in firing]
         troopers = {(m.profile.bs, m.weapons) for u in members if not u.is_character for m in u.models}
         for u in firing:
