@@ -593,6 +593,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             if problem := self._places_problem(state, unit, members, moves, ids, limits):
                 return problem
         notes = self._difficult_notes(state, unit, moves)
+        rules: tuple[str, ...] = (self.move_rule,)
+        if len(members) > 1 and (slowed := self.move_slowed_rules(state, members)):
+            rules = (*rules, *slowed)
+            speed = min(limit.speed for limit in limits.values())
+            notes += (f"{unit.id} moves at the speed of its slowest model, {speed:g}\" [{', '.join(slowed)}]",)
         if self.joins_by_moving_close and unit.is_independent:
             host = self._host_in_reach(state, unit, moves[0].to)
             if host is not None:
@@ -600,7 +605,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                     return Ruling.forbid(f"{unit.id} would end within 2\" of {host.id} and join it, but {clash}",
                                          self.join_rule)
                 notes += (f"ends within 2\" of {host.id} and joins it [{self.join_rule}]",)
-        return Ruling.allow(f"{unit.id} may move", self.move_rule, notes=notes)
+        return Ruling.allow(f"{unit.id} may move", *rules, notes=notes)
 
     @staticmethod
     def _surely_clear(state: GameState, moves: Sequence[movement.PlannedMove], ids: set[str],
@@ -679,14 +684,16 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return min(hosts, key=lambda u: geo.distance_to_group(placed, u.models), default=None)
 
     @places_as_ruled
+    @implements("40k4.ic.slowest-model", "published.movement")
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move the unit (and its characters), rolling for difficult terrain."""
         unit = state.unit(action.unit)
         members = state.combined(unit.id)
+        slowed = self.move_slowed_rules(state, members) if len(members) > 1 else ()  # 40k4.ic.slowest-model
         moves = _plan_members(state, members, action.to)
         moves, events = self._roll_difficult(state, unit, moves, dice)
         state = _apply_moves(state, moves, {u.id for u in members})
-        events.append(_NEW_EVENT(Event, ("move", f"{unit.id} moves", (self.move_rule,), (), ())))  # all its fields
+        events.append(_NEW_EVENT(Event, ("move", f"{unit.id} moves", (self.move_rule, *slowed), (), ())))
         moved, (state, tested) = state, self._dangerous_tests(state, moves, dice)
         events += tested
         if tested:
@@ -1146,6 +1153,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if ruling.legal and action.weapon is not None \
                 and (refused := self.weapon_choice_problem(state, shooter, target, action.weapon)) is not None:
             return refused
+        if ruling.legal and len(members := state.combined(shooter.id)) > 1:
+            return self.fires_with_ruling(state, members, target, ruling)
         return ruling
 
     @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")

@@ -219,6 +219,16 @@ class Warhammer40k4(Warhammer40k3):
         """Return the combined unit's allowance: the speed of its slowest model (40k4.ic.slowest-model)."""
         return min(self.move_allowance(state, u) for u in members)
 
+    @implements("40k4.ic.slowest-model", "published.movement")
+    def move_slowed_rules(self, state: GameState, members: Sequence[Unit]) -> tuple[str, ...]:
+        """Name the slowest-model clause when a combined unit's speed holds a member below its own allowance (bikes
+        joined by a Captain on foot move 6"): it bounds the move though the move keeps within it, so the move's
+        ruling and event cite it (judge round 66; before, only a refusal did). A unit no member slows cites none."""
+        if len(members) < 2:
+            return ()
+        speeds = [self.move_allowance(state, u) for u in members]
+        return ("40k4.ic.slowest-model",) if min(speeds) < max(speeds) else ()
+
     def allowance_rule(self, members: Sequence[Unit]) -> str:
         """Name the slowest-model rule for a combined unit."""
         return "40k4.ic.slowest-model" if len(members) > 1 else self.move_rule

@@ -262,6 +262,13 @@ class CombatHooks(Ruleset):
         return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
                      (self.no_last_man_rule,), data=(("unit", last.id),))
 
+    @implements("40k3.char.move-as-type")
+    def move_slowed_rules(self, state: GameState, members: Sequence[Unit]) -> tuple[str, ...]:
+        """Name the clause by which a member of a unit moving with its characters is held below its own allowance
+        (the move's ruling and event cite it though the move keeps within it): none in 3rd edition, where each
+        model moves by its own troop type (40k3.char.move-as-type), a character joined to bikes included."""
+        return ()
+
     @implements("40k3.ic.no-unit-abilities", "published.fall-back")
     def fall_back_slowed_rules(self, members: Sequence[Unit], dice: int) -> tuple[str, ...]:
         """Name the clause by which a joined character holds his unit's fall back to 2D6" where its own models would

@@ -635,6 +635,28 @@ class ShootingRules(MoraleRules):
         picked = self.character_target_ruling(state, shooter, target)
         return picked.rules if picked is not None and picked.legal else ()
 
+    @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "40k4.shoot.same-target", "published.shooting")
+    def fires_with_ruling(self, state: GameState, members: Sequence[Unit], target: Unit, ruling: Ruling) -> Ruling:
+        """Add to a legal shot's ruling of a unit with characters what its event says: each character yet to fire
+        fires with it at its target (4th edition: 40k4.shoot.same-target; 3rd: a unit fires at one target,
+        published.shooting), and one whose BS or weapons no trooper of the unit shares rolls his dice apart
+        (40k3.char.shooting-dice, 40k4.shoot.separate-dice). Judge round 66: the ruling cited line of sight only.
+        The dice are read from the models' BS and weapons as carried (the volley rolls by the weapon each fires)."""
+        host, aimed = members[0], self.aimed_at(state, target)
+        firing = [u for u in members[1:] if u.is_character and not u.has(Status.SHOT)]
+        if not firing:
+            return ruling
+        rules: tuple[str, ...] = ("published.shooting", self.same_target_rule)
+        notes = [f"{u.id} fires with {host.id} at {aimed}, the same target [{self.same_target_rule}]" for u in firing]
+        troopers = {(m.profile.bs, m.weapons) for u in members if not u.is_character for m in u.models}
+        for u in firing:
+            if apart := [m for m in u.models if (m.profile.bs, m.weapons) not in troopers]:
+                rules += (self.shooting_dice_rule,)
+                notes.append(f"{u.id}'s dice are rolled apart from {host.id}'s (BS{apart[0].profile.bs}"
+                             f"{', ' + ', '.join(apart[0].weapons) if apart[0].weapons else ''}) "
+                             f"[{self.shooting_dice_rule}]")
+        return Ruling(True, tuple(dict.fromkeys((*ruling.rules, *rules))), ruling.reason, (*ruling.notes, *notes))
+
     def aimed_at(self, state: GameState, target: Unit) -> str:
         """Return the unit a shot at ``target`` strikes: a joined character's unit, unless he is picked out."""
         return target.joined if target.joined is not None and not self.picked_out(state, target) else target.id
