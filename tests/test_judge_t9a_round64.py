@@ -71,7 +71,6 @@ def _hero_on_the_right_end() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="the right end's s4 falls first: the Hero steps in and o0 loses his contact")
 @pytest.mark.rule(CASUALTIES, PART)
 def test_a_single_rank_in_combat_loses_its_free_end_and_keeps_the_heros_contact(tmp_path: Path) -> None:
     g = reloading_game(_hero_on_the_right_end())
@@ -85,7 +84,7 @@ def test_a_single_rank_in_combat_loses_its_free_end_and_keeps_the_heros_contact(
     assert "slain: s0, s1" in fight.message and CASUALTIES in fight.rules, fight
     assert [m.name for m in g.state.unit("spears").models] == ["s2", "s3", "s4"]
     # nobody moved: the Hero still touches both orcs, s4 still touches o1
-    assert all(m.at == xs[m.name] for m in [*g.state.unit("spears").models, *g.state.unit("hero").models])
+    assert all(m.at == pytest.approx(xs[m.name], abs=1e-6) for m in [*g.state.unit("spears").models, *g.state.unit("hero").models])
     assert _touching(g, "Hero") == ["o0", "o1"] and _touching(g, "s4") == ["o1"]
     g = saved_and_loaded(g)
     assert _touching(g, "Hero") == ["o0", "o1"]
