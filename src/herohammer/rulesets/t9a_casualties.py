@@ -161,7 +161,8 @@ _REPLACED = ("musician", "standard")
 
 
 @implements(REMOVING_CASUALTIES)
-def _rear_first(unit: Unit, models: Sequence[Model] | None = None, touching: frozenset[str] = frozenset()) -> list[Model]:
+def _rear_first(unit: Unit, models: Sequence[Model] | None = None,
+                touching: frozenset[str] = frozenset()) -> list[Model]:
     """Return ``models`` (the unit's by default) in the order their places fall: the rear ranks first (each from its
     right as the unit faces), then the first rank from its two ends (``_from_both_ends``; ``touching``: the first
     rank's models in base contact with an enemy, ``engaged_front``)."""

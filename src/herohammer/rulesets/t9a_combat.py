@@ -45,8 +45,8 @@ from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource
 from ..formations import is_character
 from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
-from .t9a_casualties import (command_said, LOOK_OUT_SIR, REMOVING_CASUALTIES, rank_and_file, remove_casualties, share_hits, sharing,
-                             spared_command)
+from .t9a_casualties import (command_said, LOOK_OUT_SIR, REMOVING_CASUALTIES, rank_and_file, remove_casualties,
+                             share_hits, sharing, spared_command)
 from .t9a_moves import UNIT_SPACING
 from .t9a_units import (classification, combined_status, current, discipline_of, host_of, lent_by, model_wounds,
                         off_table, unit_centre)
