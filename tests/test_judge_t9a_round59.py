@@ -339,7 +339,8 @@ def test_the_hero_and_the_spearmen_who_joined_his_combat_take_their_break_tests_
     # Spearmen charged into it the next turn. They are two units in one combat, not a combined unit: the Spearmen
     # do not take their Break test on his Discipline (t9a.join.part-of-unit lends it only to a unit he is part of).
     # The orcs win by 8 (six Spearmen slain, two ranks): the Spearmen test on their own Ld 8 (s1, s0 fallen: round
-    # 64) -8, he on his 9 -8, each breaking and fleeing on its own; the orcs pursue one of them. A save and load before the fight.
+    # 64) -8, he on his 9 -8, each breaking and fleeing on its own; the orcs pursue one of them. A save and load
+    # before the fight.
     g = reloading_game(_charge_out(enemy_y=30, orcs=15))
     g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
     play_to(g, "melee", "elves")

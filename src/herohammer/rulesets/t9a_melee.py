@@ -60,7 +60,8 @@ from ..units import Model, Status, Unit
 from ..values import keep_bounded
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_test
-from .t9a_casualties import COMMAND_GROUP, REMOVING_CASUALTIES, command_said, no_models_left, rank_and_file, remove_casualties
+from .t9a_casualties import (COMMAND_GROUP, REMOVING_CASUALTIES, command_said, no_models_left, rank_and_file,
+                             remove_casualties)
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
 from .t9a_align import aligned
 from .t9a_units import CHARGE_ARC, LARGE_RULES, current, formation_of, is_destroyed, off_table, unit_centre
