@@ -338,8 +338,9 @@ def test_the_hero_and_the_spearmen_who_joined_his_combat_take_their_break_tests_
     # Case 6's combat: the Hero charged out (a unit of his own from then, t9a.charge-out.declare's decision), the
     # Spearmen charged into it the next turn. They are two units in one combat, not a combined unit: the Spearmen
     # do not take their Break test on his Discipline (t9a.join.part-of-unit lends it only to a unit he is part of).
-    # The orcs win by 8 (six Spearmen slain, two ranks): the Spearmen test on their own Ld 8 (s0) -8, he on his 9 -8,
-    # each breaking and fleeing on its own; the orcs pursue one of them. A save and load before the fight.
+    # The orcs win by 8 (six Spearmen slain, two ranks): the Spearmen test on their own Ld 8 (s1, s0 fallen: round
+    # 64) -8, he on his 9 -8, each breaking and fleeing on its own; the orcs pursue one of them. A save and load
+    # before the fight.
     g = reloading_game(_charge_out(enemy_y=30, orcs=15))
     g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
     play_to(g, "melee", "elves")
@@ -352,7 +353,8 @@ def test_the_hero_and_the_spearmen_who_joined_his_combat_take_their_break_tests_
     faces = [1] * 11 + [6] * 16 + [1] * 8 + [5, 5, 5, 5] + [3] * 6
     said = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice(faces))[1]
     assert "orcs wins by 8" in said.message, said
-    assert "spears takes a Break test on Ld 8 (s0) -8: 6, breaks" in said.message, said
+    # round 64: the first rank's casualty is s0, its free left end (s4, on the right, touches two orcs): s1 tests
+    assert "spears takes a Break test on Ld 8 (s1) -8: 6, breaks" in said.message, said
     assert "hero takes a Break test on Ld 9 (Hero) -8: 8, breaks" in said.message, said
     assert PART not in said.rules, said
     assert {"fleeing"} <= {s.value for s in g.state.unit("spears").status} & {s.value for s in g.state.unit("hero").status}

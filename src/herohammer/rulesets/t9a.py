@@ -82,6 +82,10 @@ def _varies(charge: Charge) -> bool:
 #: The state's memo key (with the ruleset's class) of whether each unit charges flying unless it declares otherwise
 #: (``NinthAge.flies_unless_declared``).
 _FLYING = "t9a charges flying unless declared"
+#: Why a 9th Age file's ``special`` (and ``special_characters``) is refused (judge round 64): 40k's agreement, not the
+#: 9th Age's, whose characters are its army books' Characters section models, none of them a named one.
+_SPECIAL = ("40k3.char.special-agreement is 40k's; a 9th Age character is a model of an army book's Characters "
+            "section, none a named special character [t9a.char.universal]")
 
 #: The state's memo key of ``_renamed_now``.
 _RENAMED = "t9a names read as their last survivors"
@@ -129,14 +133,17 @@ class NinthAge(ChargeRules):
     #: Deployment, once before the first turn: each side in turn places its characters in units.
     deployment: ClassVar[PhaseSpec] = PhaseSpec(Phase.DEPLOYMENT, frozenset({"join", "end_phase"}))
     #: 40k's scenario fields (``Ruleset.unread_scenario_fields``): the 9th Age reads a model's missile weapon from
-    #: its own table, has no psychic powers, splits of attacks, shooting targets kept, transports.
+    #: its own table, has no psychic powers, splits of attacks, shooting targets kept, transports, special (named)
+    #: characters (t9a.char.universal, judge round 64: a unit's ``special`` was loaded and read by no rule).
     unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
         "file": {"weapons": "40k's weapon profiles (a 9th Age model's missile weapon is read from its own table)",
                  "powers": "40k's psychic powers (the 9th Age's wizards cast spells)",
                  "allocations": "40k's declared splits of a character's attacks",
                  "fired_at": "40k's shooting targets this turn",
-                 "joined_when_shot": "40k's characters joined to the units shot at this turn"},
-        "unit": {"embarked_in": "40k's transports", "capacity": "40k's transport capacity"},
+                 "joined_when_shot": "40k's characters joined to the units shot at this turn",
+                 "special_characters": f"40k's agreement letting special characters in ({_SPECIAL})"},
+        "unit": {"embarked_in": "40k's transports", "capacity": "40k's transport capacity",
+                 "special": f"40k's special (named) character ({_SPECIAL})"},
     }
     #: Heavy casualties are counted over a phase (published.t9a-panic): shooting, spells and Miscasts, Stand and Shoot.
     losses_phases: ClassVar[frozenset[Phase]] = frozenset({Phase.CHARGE, Phase.MAGIC, Phase.SHOOTING})

@@ -4,7 +4,7 @@ spared, and a unit destroyed around its last survivor (seed 002).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..catalogue import implements
@@ -161,10 +161,11 @@ _REPLACED = ("musician", "standard")
 
 
 @implements(REMOVING_CASUALTIES)
-def _rear_first(unit: Unit, models: Sequence[Model] | None = None) -> list[Model]:
+def _rear_first(unit: Unit, models: Sequence[Model] | None = None,
+                touching: frozenset[str] = frozenset()) -> list[Model]:
     """Return ``models`` (the unit's by default) in the order their places fall: the rear ranks first (each from its
-    right as the unit faces), then the first rank from its two ends in turn, right first (the 2022 text: "If casualties
-    are removed from the first rank, remove models one by one as equally as possible from both sides of the unit")."""
+    right as the unit faces), then the first rank from its two ends (``_from_both_ends``; ``touching``: the first
+    rank's models in base contact with an enemy, ``engaged_front``)."""
     models = unit.models if models is None else models
     f = unit.formation
     if f is None:
@@ -172,28 +173,57 @@ def _rear_first(unit: Unit, models: Sequence[Model] | None = None) -> list[Model
     index = {n: i for i, n in enumerate(f.order)}
     rear = sorted((m for m in models if index.get(m.name, 0) >= f.files), key=lambda m: -index[m.name])
     first = sorted((m for m in models if index.get(m.name, 0) < f.files), key=lambda m: index.get(m.name, 0))
-    ends = [first[-1 - k // 2] if k % 2 == 0 else first[k // 2] for k in range(len(first))]
-    return [*rear, *ends]
+    return [*rear, *_from_both_ends(f.order[:f.files], first, index, touching)]
+
+
+@implements(REMOVING_CASUALTIES)
+def _from_both_ends(row: Sequence[str], first: Sequence[Model], index: Mapping[str, int],
+                    touching: frozenset[str]) -> list[Model]:
+    """Return the first rank's ``first`` (in slot order) in the order they fall: one by one from its two ends as
+    equally as possible, the right end first on a tie (the 2022 text: "remove models one by one as equally as possible
+    from both sides of the unit"), but an end that holds base contact passed over while the other end holds none (the
+    2022 text's priorities for an Engaged single rank: the fewest units Dropping out of Combat, then the fewest models
+    losing contact, come before both sides; judge round 64). An end holds contact when the model standing outermost
+    on its side of the rank touches an enemy (``touching``): that one falls, or, beyond the end (a character, a
+    spared Command Group model), steps one slot in (``remove_casualties``), and the outermost slot is emptied."""
+    out: list[Model] = []
+    lo, hi, right, left = 0, len(first) - 1, 0, 0
+    gone: set[str] = set()
+
+    def holds(i: int, on_right: bool) -> bool:  # the slot emptied is the rank's outermost on that side
+        side = reversed(row) if on_right else iter(row)
+        return next((n for n in side if n not in gone), "") in touching
+
+    while lo <= hi:
+        ends = ((hi, True), (lo, False)) if right <= left else ((lo, False), (hi, True))
+        i, on_right = min(ends, key=lambda e: holds(*e)) if touching else ends[0]  # the turn's end on a tie
+        out.append(first[i])
+        gone.add(first[i].name)
+        if on_right:
+            hi, right = hi - 1, right + 1
+        else:
+            lo, left = lo + 1, left + 1
+    return out
 
 
 @implements(COMMAND_GROUP, REMOVING_CASUALTIES, "t9a.join.part-of-unit")
-def rank_and_file(unit: Unit) -> list[Model]:
+def rank_and_file(unit: Unit, touching: frozenset[str] = frozenset()) -> list[Model]:
     """Return a unit's rank-and-file models in the order they fall: rear rank first, the first rank from both ends in
     turn, the Musician and the Standard Bearer after every other rank-and-file model (another picks up the instrument
     or the standard), the champion last.  The ends are counted among the models that may fall there: a champion at the
     left end, the next model on his side falls in turn (his place taken, ``remove_casualties``)."""
-    plain = _rear_first(unit, [m for m in unit.models if m.role not in _REPLACED and m.role != "champion"])
-    command = _rear_first(unit, [m for m in unit.models if m.role in _REPLACED])
+    plain = _rear_first(unit, [m for m in unit.models if m.role not in _REPLACED and m.role != "champion"], touching)
+    command = _rear_first(unit, [m for m in unit.models if m.role in _REPLACED], touching)
     return [*plain, *command, *[m for m in unit.models if m.role == "champion"]]
 
 
 @implements(COMMAND_GROUP)
-def spared_command(unit: Unit, slain: Sequence[str]) -> tuple[str, ...]:
+def spared_command(unit: Unit, slain: Sequence[str], touching: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """Name the Musicians and Standard Bearers of ``unit`` (as it stood before the casualties) whose places fell to
     ``slain``, rear rank first, but who live: another rank-and-file model fell in their stead (``rank_and_file``)."""
     dead = set(slain)
     rank_and_file_slain = sum(1 for m in unit.models if m.name in dead and m.role != "champion")  # a Duel's Champion
-    positional = _rear_first(unit, [m for m in unit.models if m.role != "champion"])[:rank_and_file_slain]
+    positional = _rear_first(unit, [m for m in unit.models if m.role != "champion"], touching)[:rank_and_file_slain]
     return tuple(m.name for m in positional if m.role in _REPLACED and m.name not in dead)
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from ..attacks import resolve_attacks
@@ -37,15 +38,15 @@ from ..t9a_charts import AUTOMATIC, armour_save, to_wound
 from ..rulings import Event
 from ..dice import Dice, Stage, rolls_made, rolls_since
 from ..formations import arrange
-from ..geometry import box_gap, group_distance, group_extent, on_table
+from ..geometry import box_gap, group_distance, group_extent, in_base_contact, on_table
 from ..state import GameState
 from ..values import evolve
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource
 from ..formations import is_character
 from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
-from .t9a_casualties import (command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, sharing,
-                             spared_command)
+from .t9a_casualties import (command_said, LOOK_OUT_SIR, REMOVING_CASUALTIES, rank_and_file, remove_casualties,
+                             share_hits, sharing, spared_command)
 from .t9a_moves import UNIT_SPACING
 from .t9a_units import (classification, combined_status, current, discipline_of, host_of, lent_by, model_wounds,
                         off_table, unit_centre)
@@ -73,6 +74,9 @@ class Harm:
     #: Musicians and Standard Bearers whose places fell to the casualties, alive: another model fell in each one's
     #: stead (published.t9a-command-group)
     spared: tuple[str, ...] = ()
+    #: An Engaged first rank's casualties taken from the end that holds no base contact, not the ends in turn
+    #: (published.t9a-removing-casualties, ``engaged_front``; judge round 64)
+    kept_contact: bool = False
 
     @property
     def said(self) -> str:
@@ -99,7 +103,7 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
                rule: str = TO_WOUND, ap: int = 0) -> tuple[GameState, Harm]:
     """Roll to wound and save for ``hits`` on ``victim`` and remove the casualties (the one wounding path);
     ``ap``: the attack's Armour Penetration (``armour_save``)."""
-    pool = _wound_pool(victim)
+    pool = _wound_pool(state, victim)
     if not pool or hits <= 0:
         return state, Harm(hits, 0, 0, (), victim.id)
     first = pool[0]
@@ -119,7 +123,7 @@ def strike_unit(state: GameState, victim: Unit, attacks: int, hit: Stage, streng
     blow on the same state once per branch after it).  ``only``: the one model the blows may wound (a Champion
     fighting a Duel); ``spare``: a model they may not (a Champion fighting a Duel, struck by others: published.t9a-duel).
     """
-    pool = _wound_pool(victim)
+    pool = _wound_pool(state, victim)
     if only is not None or spare is not None:
         pool = [m for m in pool if (m.name == only if only is not None else m.name != spare)]
     if not pool:
@@ -146,14 +150,38 @@ def strike_unit(state: GameState, victim: Unit, attacks: int, hit: Stage, streng
 STRIKES_KEPT = 512
 
 
-def _wound_pool(victim: Unit) -> list[Model]:
-    """Return the models that take a unit's wounds, in order: its rank and file, or a character's own models."""
-    return rank_and_file(victim) if not is_character(victim) else list(victim.models)
+def _wound_pool(state: GameState, victim: Unit) -> list[Model]:
+    """Return the models that take a unit's wounds, in order: its rank and file (an Engaged first rank keeping its
+    contact, ``engaged_front``), or a character's own models."""
+    return rank_and_file(victim, engaged_front(state, victim)) if not is_character(victim) else list(victim.models)
+
+
+@implements(REMOVING_CASUALTIES)
+def engaged_front(state: GameState, unit: Unit) -> frozenset[str]:
+    """Name the models of an Engaged unit's first rank, its characters' too, in base contact with an enemy model: the
+    ends its casualties pass over while the other end holds none (``t9a_casualties._from_both_ends``, judge round 64).
+    None for a unit not Engaged, or without ranks. Kept on the state by the unit asked (a fight strikes it often)."""
+    if unit.formation is None or Status.ENGAGED not in unit.status:
+        return frozenset()
+    return state.remember((_FRONT_TOUCHING, unit.id), partial(_front_touching, state, unit))
+
+
+_FRONT_TOUCHING = "t9a first rank touching"
+
+
+def _front_touching(state: GameState, unit: Unit) -> frozenset[str]:
+    f = unit.formation
+    assert f is not None
+    row = set(f.order[:f.files])
+    mine = [m for u in (unit, *state.joined_to(unit.id)) for m in u.models if m.name in row]
+    foes = [n for e in state.enemies_of(unit.side) for n in e.models]
+    return frozenset(m.name for m in mine if any(in_base_contact(m.placed, n.placed) for n in foes))
 
 
 def take_unsaved(state: GameState, victim: Unit, pool: Sequence[Model], hits: int, wounds: int,
                  unsaved: int) -> tuple[GameState, Harm]:
     """Put ``unsaved`` wounds on ``pool`` (``victim``'s models, in order) and remove the slain."""
+    before = state  # the first rank as it stood, for the Command Group spared
     host_id = victim.joined or victim.id
     left = unsaved
     slain: list[str] = []
@@ -175,10 +203,12 @@ def take_unsaved(state: GameState, victim: Unit, pool: Sequence[Model], hits: in
         fresh = state.unit(victim.id)
         state = state.replace_unit(replace(fresh, models=tuple(
             replace(m, wounds_taken=hurt[m.name]) if m.name in hurt else m for m in fresh.models)))
-    spared = spared_command(owner, slain) if slain and owner.id == victim.id else ()
+    touching = engaged_front(before, owner) if slain and owner.id == victim.id else frozenset()
+    spared = spared_command(owner, slain, touching) if slain and owner.id == victim.id else ()
+    kept = bool(touching) and set(slain) != {m.name for m in rank_and_file(owner)[:len(slain)]}
     if slain:
         state = remove_casualties(state, host_id, slain)
-    return state, Harm(hits, wounds, unsaved, tuple(slain), victim.id, lost, spared)
+    return state, Harm(hits, wounds, unsaved, tuple(slain), victim.id, lost, spared, kept)
 
 
 def wound_shares(state: GameState, target_id: str, hits: int, strength: int, dice: Dice, who: str,

@@ -60,7 +60,8 @@ from ..units import Model, Status, Unit
 from ..values import keep_bounded
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_test
-from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
+from .t9a_casualties import (COMMAND_GROUP, REMOVING_CASUALTIES, command_said, no_models_left, rank_and_file,
+                             remove_casualties)
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
 from .t9a_align import aligned
 from .t9a_units import CHARGE_ARC, LARGE_RULES, current, formation_of, is_destroyed, off_table, unit_centre
@@ -843,9 +844,13 @@ class MeleePhase(Ruleset):
                              + (f"'s Champion {only}" if only else "")
                              + f": {harm.hits} hit{'s' * (harm.hits != 1)}, {harm.unsaved} unsaved"
                              + (f" (slain: {', '.join(harm.slain)})" if harm.slain else "")
-                             + command_said(harm.spared))
+                             + command_said(harm.spared)
+                             + (f" (taken from the end holding no base contact [{REMOVING_CASUALTIES}])"
+                                if harm.kept_contact else ""))
                 if harm.spared:
                     rules.append(COMMAND_GROUP)
+                if harm.kept_contact:
+                    rules.append(REMOVING_CASUALTIES)
             return _Fight(state, fight.at + 1, tuple(caused.items()), tuple(overkill.items()),
                           tuple(dict.fromkeys(rules)), tuple(lines), (*fight.rolls, *rolls_since(dice, begun)))
 
