@@ -4,7 +4,8 @@ Seed 000: an independent character joins a unit by moving to within 2" of it in 
 and joining happens in no other phase (40k3.ic.movement-phase-only).  Judge round 48 found the engine right (he does
 not join) but silent: a player who consolidates his Captain up to his squad, or runs him there with Fleet, was not
 told why he stands beside it unjoined.  Round 36 already said it of a Movement-phase move that could not join.  4th
-edition joins by declaring (40k4.ic.join), so nothing is said there.
+edition joins by moving within 2" in the Movement phase and declaring it (40k4.ic.join, 40k4.ic.movement-phase-only):
+since judge round 65 its consolidation says so in its own words too.
 """
 
 from __future__ import annotations
@@ -41,11 +42,16 @@ def test_a_consolidation_that_ends_beyond_2_inches_says_nothing_of_joining() -> 
 
 
 @pytest.mark.rule("40k4.ic.join", "40k4.ic.movement-phase-only")
-def test_4th_edition_says_nothing_of_joining_after_a_consolidation() -> None:
-    """4th edition joins by declaring, in the Movement phase: the consolidation to 1.2" from the squad says nothing."""
+def test_4th_edition_tells_a_captain_who_consolidates_beside_his_squad_he_does_not_join_it() -> None:
+    """4th edition joins by moving within 2" in the Movement phase and declaring it: the consolidation to 1.2" from the
+    squad says he does not join it, citing both 4th edition clauses (judge round 65; before, it said nothing)."""
     g = captain_beats_a_boy("40k4")
     events = g.apply({"do": "consolidate", "unit": "cap", "to": [[25.2, 20]]}, dice=ScriptedDice([6]))
-    assert not any(NOT_JOINED in e.message for e in events), [e.message for e in events]
+    said = [e for e in events if NOT_JOINED in e.message]
+    assert len(said) == 1, [e.message for e in events]
+    assert "in his Movement phase" in said[0].message
+    assert {"40k4.ic.join", "40k4.ic.movement-phase-only"} <= set(said[0].rules)
+    assert not {"40k3.ic.join", "40k3.ic.movement-phase-only"} & set(said[0].rules)
     assert g.state.unit("cap").joined is None
 
 
