@@ -11,7 +11,9 @@ A node's events so far (its tally) are read by nothing but its outcome, so each
 distinct (state, plan position) is stepped once and its events added to every node
 that reaches it.  Once the rest of the plan provably reads no positions (``unplaced``)
 the rounds go on blind: a roll that only places models is one branch, and results
-that differ only in where models stand merge.
+that differ only in where models stand merge.  Statuses that tell nodes apart but that
+nothing later reads are hidden likewise (``hidden_statuses``, ``_Hiding``), and those
+nodes merge.
 
 ``sample_counts`` then draws all N runs at once: one uniform double per run, located
 in the cumulative float probabilities with ``numpy.searchsorted``; ``bincount`` gives
@@ -24,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +35,7 @@ import numpy as np
 from .dice import CLOSER_PATHS, CLOSER_ZONE, ESTIMATE_MARGIN, Budget, Dice, TreeSize, enumerate_within, estimate_runs
 from .collector import with_fewer_collections
 from .errors import EnumerationTooLarge, about
+from .hidden_statuses import StatusesRead, hide_statuses, unsettled
 from .outcome_labels import event_labels
 from .unplaced import PositionsRead, erase_positions
 
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
     from .distribution import Distribution
     from .simulate import Driver, Node, Outcome
     from .state import GameState
+    from .units import Status
 
 #: Runs drawn per numpy call (and per progress-bar tick); the stream is the same whatever the chunking.
 CHUNK = 1 << 20
@@ -69,11 +73,15 @@ class CompiledPlan:
     rules_code_runs: int
     #: The round (plan step, from 0) after which positions were erased, if the rest of the plan read none.
     blind_from: int | None = None
+    #: The rounds before which statuses were hidden and merged nodes (``_Hiding``), each with the statuses hidden:
+    #: (round, ((unit id, (status, ...)), ...)).
+    statuses_hidden: tuple[tuple[int, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
 
 
 @with_fewer_collections
 def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bool = False,
-                 blind: bool = True, keep: dict[tuple[Node, bool], Distribution[Node]] | None = None) -> CompiledPlan:
+                 blind: bool = True, keep: dict[tuple[Node, bool], Distribution[Node]] | None = None,
+                 hide: bool = True) -> CompiledPlan:
     """Enumerate every run of the plan through the rules code; raise ``EnumerationTooLarge`` past ``max_runs``.
 
     Each round plays one more step from every node.  Once one trial run shows that the
@@ -83,7 +91,9 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     models stand merge.  A later step that reads a position after all proves the blind
     rounds wrong; they are dropped and played again with positions from that step on.
     ``blind=False`` keeps every position throughout (the reference the blind rounds are
-    tested against).  With ``progress`` a bar on stderr counts the rules-code runs against the
+    tested against).  Likewise, before each round, statuses some nodes hold and others do not
+    are hidden (``hidden_statuses``) when a trial run shows that nothing after reads them, so
+    those nodes merge; a later read undoes the hiding (``_Hiding``); ``hide=False`` never hides.  With ``progress`` a bar on stderr counts the rules-code runs against the
     budget, so a compile that will give up shows how far it has to go.  Before the first round
     the whole compile is estimated (``estimate_plan``): a plan far over budget, by one step or by
     its rounds added up, raises at once, naming the step that weighs most; the steps the estimate
@@ -94,8 +104,8 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
 
     frontier: Frontier = {driver.start(initial): {(): Fraction(1)}}
     rounds = _Rounds(initial, driver, max_runs)
-    blind_not_before = 0 if blind else -1
-    blind_from: int | None = None
+    seeing = _Blind(0 if blind else -1)
+    hiding = _Hiding(rounds) if hide else None
     with _progress(progress, max_runs, "compiling exact odds (rules-code runs)") as advance:
         rounds.tick = advance
         ahead = estimate_plan(initial, driver, max_runs, advance)
@@ -106,20 +116,40 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
         if ahead.too_large():
             raise ahead.refusal()
         while frontier:
-            rounds.spend(_size_up(driver, frontier, rounds.used, max_runs))
-            if 0 <= blind_not_before <= rounds.round:
-                reads = rounds.trial(frontier)
-                if reads is None:
-                    blind_from = rounds.round
-                    reads = rounds.try_blind(frontier)
-                    if reads is None:
-                        break
-                    blind_from = None
-                blind_not_before = reads
-            frontier = rounds.play(frontier, positions=True)
+            try:
+                if hiding is not None:
+                    frontier = hiding.hidden(frontier, seeing)
+                if seeing.since is None:  # the blind rounds are played without sizing each, as they were tried
+                    rounds.spend(_size_up(driver, frontier, rounds.used, max_runs))
+                    if 0 <= seeing.not_before <= rounds.round:
+                        reads = rounds.trial(frontier)
+                        if reads is None:  # blind from here on, unless a round reads a position after all
+                            seeing = _Blind(seeing.not_before, rounds.round, frontier, dict(rounds.finished),
+                                            0 if hiding is None else len(hiding.saved))
+                        else:
+                            seeing = _Blind(reads)
+                first_blind = seeing.since == rounds.round  # places one branch; its results' positions erased
+                frontier = rounds.play(frontier, positions=not first_blind, erase=first_blind)
+            except StatusesRead as read:
+                assert hiding is not None  # nothing hides statuses otherwise
+                frontier, seeing = hiding.undone(read)
+            except EnumerationTooLarge:
+                raise
+            except (PositionsRead, Exception):  # a blind round read an erased position (or some code refused it)
+                if seeing.since is None or seeing.frontier is None:
+                    raise
+                failed, frontier = rounds.round, seeing.frontier
+                rounds.round, rounds.finished = seeing.since, dict(seeing.finished)
+                if hiding is not None:
+                    del hiding.saved[seeing.hidden:]
+                seeing = _Blind(failed)  # played with positions up to the round that read one
     ordered = sorted(rounds.finished.items(), key=lambda kv: rounds.shown[kv[0]])  # as by repr(outcome)
     probs = np.array([float(p) for _, p in ordered], dtype=np.float64)
-    return CompiledPlan(tuple(o for o, _ in ordered), tuple(p for _, p in ordered), probs, rounds.used, blind_from)
+    hid = () if hiding is None else tuple(
+        (saved.round, tuple((uid, tuple(sorted(s.value for s in held))) for uid, held in sorted(saved.statuses.items())))
+        for saved in hiding.saved)
+    return CompiledPlan(tuple(o for o, _ in ordered), tuple(p for _, p in ordered), probs, rounds.used, seeing.since,
+                        hid)
 
 
 #: The runs under way: each node without its tally (state, plan position, policy memo), and the tallies
@@ -160,8 +190,7 @@ class _Rounds:
         self.used += runs
         self.tick(runs)
 
-    def play(self, frontier: Frontier, positions: bool, erase: bool = False,
-             finished: dict[Outcome, Fraction] | None = None) -> Frontier:
+    def play(self, frontier: Frontier, positions: bool, erase: bool = False) -> Frontier:
         """Play one more step from every node; merge equal nodes; return the next frontier.
 
         ``positions=False``: rolls that only place models take one value, and ``erase``
@@ -169,7 +198,7 @@ class _Rounds:
         """
         from .simulate import Node
 
-        ended = self.finished if finished is None else finished
+        ended = self.finished
         following: Frontier = {}
         for start, reaching in frontier.items():
             if self.driver.done(start):
@@ -246,27 +275,133 @@ class _Rounds:
             self.tick(steps)
         return None
 
-    def try_blind(self, frontier: Frontier) -> int | None:
-        """Play every remaining round blind from ``frontier`` (real positions), adding up the outcomes.
 
-        Return ``None``, or the round that read a position (the first that must see real
-        ones): the blind rounds are then forgotten.
-        """
-        start = self.round
-        finished: dict[Outcome, Fraction] = {}
-        frontier = self.play(frontier, positions=False, erase=True, finished=finished)
+@dataclass(frozen=True)
+class _Blind:
+    """Where a compile stands with blind rounds (``unplaced``): not before round ``not_before`` (-1: never), or blind
+    since round ``since``, with what it had then (its frontier and finished outcomes, and how many hidings of
+    statuses stood: ``_Hiding.saved``), to play that round again with positions should a blind round read one."""
+
+    not_before: int
+    since: int | None = None
+    frontier: Frontier | None = None
+    finished: dict[Outcome, Fraction] = field(default_factory=dict)
+    hidden: int = 0
+
+
+@dataclass
+class _Hidden:
+    """What a compile had when it hid statuses before a round (``_Hiding``): enough to play that round again."""
+
+    round: int
+    frontier: Frontier
+    finished: dict[Outcome, Fraction]
+    #: The blind rounds' state then.
+    blind: _Blind
+    #: The statuses hidden, per unit id.
+    statuses: dict[str, frozenset[Status]]
+
+
+class _Hiding:
+    """Hide, before each round, the statuses that tell the frontier's nodes apart when nothing after reads them
+    (``hidden_statuses``), so those nodes merge; undo it when a later round reads one after all.
+
+    That nothing reads them is not declared anywhere; it is tried, then checked.  The trial is one seeded run of the
+    rest of the plan from one node with them hidden, its outcome included.  A status that run reads is not hidden
+    before the round after the one that read it, and the trial is made again without it.  The trial proves nothing
+    for the other runs: every round of the compile that reads a hidden status raises ``StatusesRead``, and the
+    compile goes back to the round that hid it (the frontier, the finished outcomes and the blind rounds' state as
+    they were then), that status barred until after the round that read it.
+    """
+
+    def __init__(self, rounds: _Rounds) -> None:
+        self.rounds = rounds
+        #: The first round each status may be hidden before (a run read it in the round before).
+        self.barred: dict[Status, int] = {}
+        self.saved: list[_Hidden] = []
+        self._units: dict[Any, Any] = {}  # units already hidden (``hide_statuses``)
+
+    def hidden(self, frontier: Frontier, blind: _Blind) -> Frontier:
+        """Return the frontier with what may be hidden hidden and its nodes merged (itself when nothing would
+        merge); remember how to undo it."""
+        if len(frontier) < 2:
+            return frontier
+        now = self.rounds.round
+        hide = self._allowed(unsettled(node.state for node in frontier), now)
+        while hide:
+            read = self._trial(next(iter(frontier)), hide)
+            if read is None:
+                break
+            statuses, at = read
+            self._bar(statuses, at)
+            hide = self._allowed(hide, now)
+        if not hide:
+            return frontier
+        merged = self._merged(frontier, hide)
+        if len(merged) == len(frontier):
+            return frontier
+        self.saved.append(_Hidden(now, frontier, dict(self.rounds.finished), blind, hide))
+        return merged
+
+    def undone(self, read: StatusesRead) -> tuple[Frontier, _Blind]:
+        """Go back to the round that hid what ``read`` read; return its frontier and blind rounds' state then."""
+        at = next((i for i, saved in enumerate(self.saved)
+                   if any(statuses & read.statuses for statuses in saved.statuses.values())), None)
+        if at is None:  # only the compile hides statuses: a read of others is not this compile's
+            raise read
+        saved = self.saved[at]
+        del self.saved[at:]
+        self._bar(read.statuses, self.rounds.round)
+        self.rounds.round = saved.round
+        self.rounds.finished = saved.finished
+        return saved.frontier, saved.blind
+
+    def _allowed(self, statuses: dict[str, frozenset[Status]], now: int) -> dict[str, frozenset[Status]]:
+        barred = self.barred
+        allowed = {uid: frozenset(s for s in held if barred.get(s, 0) <= now) for uid, held in statuses.items()}
+        return {uid: held for uid, held in allowed.items() if held}
+
+    def _bar(self, statuses: frozenset[Status], read_in: int) -> None:
+        for status in statuses:
+            self.barred[status] = max(self.barred.get(status, 0), read_in + 1)
+
+    def _trial(self, node: Node, hide: dict[str, frozenset[Status]]) -> tuple[frozenset[Status], int] | None:
+        """Play one seeded run of the rest of the plan from ``node`` with ``hide`` hidden, its outcome included;
+        return what it read and in which round, or ``None``."""
+        from .dice import SeededDice
+        from .simulate import state_outcome
+
+        rounds, driver = self.rounds, self.rounds.driver
+        node = replace(node, state=hide_statuses(node.state, hide, self._units))
+        steps = 0
         try:
-            while frontier:
-                frontier = self.play(frontier, positions=True, finished=finished)
+            while not driver.done(node):
+                steps += 1
+                node = driver.step(node, SeededDice(steps - 1))
+            state_outcome(rounds.initial, node.state)
+        except StatusesRead as read:
+            return read.statuses, rounds.round + max(steps - 1, 0)
         except EnumerationTooLarge:
             raise
-        except (PositionsRead, Exception):  # an erased position was read (directly, or as some code refused it)
-            failed = self.round
-            self.round = start
-            return failed
-        for outcome, p in finished.items():
-            self.finished[outcome] = self.finished.get(outcome, Fraction(0)) + p
+        except Exception:  # some code refused what it made of them: none is hidden before the next round
+            return frozenset().union(*hide.values()), rounds.round
+        finally:
+            rounds.spend(steps)
         return None
+
+    def _merged(self, frontier: Frontier, hide: dict[str, frozenset[Status]]) -> Frontier:
+        from .simulate import Node
+
+        merged: Frontier = {}
+        for node, reaching in frontier.items():
+            bare = Node(hide_statuses(node.state, hide, self._units), node.cursor, node.memo)
+            slot = merged.get(bare)
+            if slot is None:
+                merged[bare] = dict(reaching)
+                continue
+            for tally, p in reaching.items():
+                slot[tally] = slot[tally] + p if tally in slot else p
+        return merged
 
 
 def _tuple_repr(shown: str, items: int, more: tuple[Any, ...], reprs: dict[Any, str]) -> str:

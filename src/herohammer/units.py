@@ -205,7 +205,9 @@ class Unit(HashOnce):
         """Return the unit with statuses added and removed (itself when that changes none: it keeps what it worked
         out about itself, its places and box, for the states after)."""
         status = (self.status - frozenset(remove)) | frozenset(add)
-        return self if status == self.status else evolve(self, status=status)
+        if type(status) is type(self.status) and status == self.status:  # a hidden status settled is a change
+            return self
+        return evolve(self, status=status)
 
     @cached
     def placed(self) -> tuple[Placed, ...]:

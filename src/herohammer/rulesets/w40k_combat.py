@@ -65,10 +65,10 @@ class CombatRules(CloseCombatRules):
             state, events = self._falls_back_again(state, dice)
         elif state.phase is Phase.SHOOTING:
             state, events = self.shooting_phase_ends(state, dice)
-        if state.allocations or any([not _PHASE_DONE.isdisjoint(u.status) for u in state.units]):
+        if state.allocations or any([not u.status.isdisjoint(_PHASE_DONE) for u in state.units]):
             state = evolve(state, allocations=(),
                            units=tuple(u.with_status(remove=_PHASE_DONE_ORDER)
-                                       if not _PHASE_DONE.isdisjoint(u.status) else u for u in state.units))
+                                       if not u.status.isdisjoint(_PHASE_DONE) else u for u in state.units))
         state, more = super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
         return state, [*events, *more]
 
