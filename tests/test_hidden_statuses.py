@@ -21,11 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from herohammer import fastsim
-from herohammer.dice import Dice, enumerate_outcomes
 from herohammer.hidden_statuses import HiddenStatuses, StatusesRead, hide_statuses, status_bounds
 from herohammer.scenario import read_data, state_from_data
-from herohammer.simulate import Outcome, make_driver, outcome_of, run_engine_once
+from herohammer.simulate import Outcome, make_driver
 from herohammer.units import Status
+from tests.test_compiled_plans import FIGHT_THEN_MOVE, brute_force, fight
 
 LIBRARIAN = "WS5 BS4 S4 T4 W2 I4 A2 Ld10 Sv3+ Inv4+"
 BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
@@ -54,17 +54,6 @@ def compiled(data: dict[str, Any], plan: list[dict[str, Any]], hide: bool = True
     return result, dict(zip(result.outcomes, result.exact))
 
 
-def brute_force(data: dict[str, Any], plan: list[dict[str, Any]]) -> dict[Outcome, Fraction]:
-    """Every whole run of the plan, every die face a branch."""
-    state = state_from_data(data)
-    driver = make_driver(state, plan)
-
-    def run(dice: Dice) -> Outcome:
-        return outcome_of(state, run_engine_once(state, driver, dice))
-
-    return dict(enumerate_outcomes(run, 400_000, fine=True, merge_loops=True).items())
-
-
 def test_a_status_nothing_later_reads_is_hidden_and_the_odds_are_brute_forces() -> None:
     hidden, fast = compiled(scream(), SCREAM_THEN_END)
     seeing, slow = compiled(scream(), SCREAM_THEN_END, hide=False)
@@ -87,8 +76,6 @@ def test_a_read_the_trial_missed_is_caught_and_played_again(monkeypatch: pytest.
 def test_missed_reads_of_statuses_and_positions_together_are_both_undone(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both trials miss: a fight whose loser falls back, then the Boyz move (reading where they stand and whether
     they fall back); blind rounds and hidden statuses are both undone, and the odds are brute force's."""
-    from tests.test_compiled_plans import FIGHT_THEN_MOVE, fight
-
     monkeypatch.setattr(fastsim._Hiding, "_trial", lambda self, node, hide: None)
     monkeypatch.setattr(fastsim._Rounds, "trial", lambda self, frontier: None)
     result, fast = compiled(fight("40k3"), FIGHT_THEN_MOVE)
