@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+from operator import itemgetter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -143,7 +144,7 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
                 if hiding is not None:
                     del hiding.saved[seeing.hidden:]
                 seeing = _Blind(failed)  # played with positions up to the round that read one
-    ordered = sorted(rounds.finished.items(), key=lambda kv: rounds.shown[kv[0]])  # as by repr(outcome)
+    ordered = rounds.outcomes()
     probs = np.array([float(p) for _, p in ordered], dtype=np.float64)
     hid = () if hiding is None else tuple(
         (saved.round, tuple((uid, tuple(sorted(s.value for s in held))) for uid, held in sorted(saved.statuses.items())))
@@ -152,9 +153,12 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
                         hid)
 
 
-#: The runs under way: each node without its tally (state, plan position, policy memo), and the tallies
-#: (events so far, sorted (label, count) pairs) of the runs that reached it, with their exact chances.
-Frontier = dict["Node", dict[tuple[tuple[str, int], ...], Fraction]]
+#: A run's events so far: sorted (label, count) pairs.
+Tally = tuple[tuple[str, int], ...]
+#: The runs under way: each node without its tally (state, plan position, policy memo), and the tallies of the runs
+#: that reached it, with their exact chances.
+Frontier = dict["Node", dict[Tally, Fraction]]
+_FIRST = itemgetter(0)
 
 
 class _Rounds:
@@ -174,12 +178,13 @@ class _Rounds:
         #: Told how many rules-code runs were spent, as they are (a progress bar's advance).
         self.tick: Callable[[int], None] = _no_tick
         self.round = 0
-        self.finished: dict[Outcome, Fraction] = {}
-        self._outcomes: dict[GameState, tuple[Outcome, str]] = {}
-        #: Each tally item's ``repr`` (a (label, count) pair), written once: thousands of outcomes share them.
-        self._item_reprs: dict[Any, str] = {}
-        #: Each outcome's ``repr``, the order of the compiled outcomes: written from its state's part, written once.
-        self.shown: dict[Outcome, str] = {}
+        #: The runs finished, by their final state's part of the outcome (its index in ``_parts``) and their tally.
+        self.finished: dict[tuple[int, Tally], Fraction] = {}
+        #: Each final state's part of the outcome, by its index (``state_outcome``), worked out once per state.
+        self._outcomes: dict[GameState, int] = {}
+        #: The distinct parts of outcomes, each with its items' reprs joined, and their indices.
+        self._parts: list[tuple[Outcome, str]] = []
+        self._part_index: dict[Outcome, int] = {}
         self._erased: dict[Any, Any] = {}  # units and models already erased (erase_positions)
         #: Steps the plan's estimate already enumerated (``PlanEstimate.known``): a round takes them as they are, their
         #: runs counted once, where the estimate spent them.
@@ -202,13 +207,11 @@ class _Rounds:
         following: Frontier = {}
         for start, reaching in frontier.items():
             if self.driver.done(start):
-                part, shown = self.state_outcome(start.state)
+                part = self.state_outcome(start.state)
                 for tally, p in reaching.items():
-                    outcome = (*part, *tally)
-                    before = ended.get(outcome)
-                    ended[outcome] = p if before is None else before + p
-                    if before is None and outcome not in self.shown:
-                        self.shown[outcome] = _tuple_repr(shown, len(part), tally, self._item_reprs)
+                    key = (part, tally)
+                    before = ended.get(key)
+                    ended[key] = p if before is None else before + p
                 continue
             known = self.known.pop((start, not positions), None) if positions != erase else None
             if known is not None:
@@ -238,16 +241,32 @@ class _Rounds:
         self.round += 1
         return following
 
-    def state_outcome(self, state: GameState) -> tuple[Outcome, str]:
-        """Return the part of an outcome a final state gives (the tally follows it) and its items' reprs joined as a
-        tuple's ``repr`` joins them, worked out once per state."""
+    def state_outcome(self, state: GameState) -> int:
+        """Return the part of an outcome a final state gives (the tally follows it), as its index in ``_parts``:
+        worked out once per state, its items' reprs joined once per part (as a tuple's ``repr`` joins them)."""
         from .simulate import state_outcome
 
         known = self._outcomes.get(state)
         if known is None:
             part = state_outcome(self.initial, state)
-            known = self._outcomes[state] = (part, ", ".join(map(repr, part)))
+            known = self._part_index.get(part)
+            if known is None:
+                known = self._part_index[part] = len(self._parts)
+                self._parts.append((part, ", ".join(map(repr, part))))
+            self._outcomes[state] = known
         return known
+
+    def outcomes(self) -> list[tuple[Outcome, Fraction]]:
+        """Return the finished runs' outcomes (their final state's part, then their tally) with their exact chances,
+        ordered by ``repr`` (the order the samples are drawn in).  Every part has one length (one item per unit and
+        label of the initial state), so each outcome comes from one (part, tally) pair: each is built once, here."""
+        reprs: dict[Any, str] = {}  # each tally item's repr, written once: thousands of outcomes share them
+        shown = []
+        for (index, tally), p in self.finished.items():
+            part, written = self._parts[index]
+            shown.append((_tuple_repr(written, len(part), tally, reprs), (*part, *tally), p))
+        shown.sort(key=_FIRST)
+        return [(outcome, p) for _, outcome, p in shown]
 
     def trial(self, frontier: Frontier) -> int | None:
         """Play one run of the rest of the plan from one node, blind after this step; return the round that read a position.
@@ -285,7 +304,7 @@ class _Blind:
     not_before: int
     since: int | None = None
     frontier: Frontier | None = None
-    finished: dict[Outcome, Fraction] = field(default_factory=dict)
+    finished: dict[tuple[int, Tally], Fraction] = field(default_factory=dict)
     hidden: int = 0
 
 
@@ -295,7 +314,7 @@ class _Hidden:
 
     round: int
     frontier: Frontier
-    finished: dict[Outcome, Fraction]
+    finished: dict[tuple[int, Tally], Fraction]
     #: The blind rounds' state then.
     blind: _Blind
     #: The statuses hidden, per unit id.
