@@ -845,7 +845,7 @@ class MeleePhase(Ruleset):
                              + f": {harm.hits} hit{'s' * (harm.hits != 1)}, {harm.unsaved} unsaved"
                              + (f" (slain: {', '.join(harm.slain)})" if harm.slain else "")
                              + command_said(harm.spared)
-                             + (f" (taken from the end holding no base contact [{REMOVING_CASUALTIES}])"
+                             + (f" (taken from the end whose fall loses fewest contacts [{REMOVING_CASUALTIES}])"
                                 if harm.kept_contact else ""))
                 if harm.spared:
                     rules.append(COMMAND_GROUP)
