@@ -28,7 +28,7 @@ Found wrong (each first committed as a strict xfail, then fixed and its mark rem
    the enemy models touching no slot left), then the ends in turn. ``t9a_combat.engaged_front`` names, for each
    first-rank model in contact, the enemy models it touches. The fight's words say "taken from the end whose fall
    loses fewest contacts". Round 64's case and its book entry hold unchanged.
-2. Silent (xfail 965c609c, fixed in the next commit): Nudging (2022 text, Losing Base Contact) was not modelled: a
+2. Silent (xfail 965c609c, fixed f6f37263): Nudging (2022 text, Losing Base Contact) was not modelled: a
    Hero whose last spearman fell beside him stood out of his foe's contact, both units Engaged, and neither could
    fight again (a fight asks base contact). ``t9a_nudge.nudge_back`` (new module, published.t9a-losing-base-contact):
    after an Initiative step that slew, each pair of enemy units that touched and touch no more is nudged, the unit
