@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from ..catalogue import implements
 from ..formations import arrange, front_rank_test, is_character, remove_from
@@ -21,6 +22,10 @@ DISTRIBUTING_HITS = "published.t9a-distributing-hits"
 #: The published rule on removing casualties: from the rear rank, and from the first rank one by one as equally as
 #: possible from both sides.
 REMOVING_CASUALTIES = "published.t9a-removing-casualties"
+#: An Engaged first rank's contacts: each of its models (by name) in base contact with an enemy model, and the enemy
+#: models it touches as (unit id, model name) (``t9a_combat.engaged_front``).
+Contacts = Mapping[str, frozenset[tuple[str, str]]]
+NO_CONTACTS: Contacts = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -161,11 +166,10 @@ _REPLACED = ("musician", "standard")
 
 
 @implements(REMOVING_CASUALTIES)
-def _rear_first(unit: Unit, models: Sequence[Model] | None = None,
-                touching: frozenset[str] = frozenset()) -> list[Model]:
+def _rear_first(unit: Unit, models: Sequence[Model] | None = None, touching: Contacts = NO_CONTACTS) -> list[Model]:
     """Return ``models`` (the unit's by default) in the order their places fall: the rear ranks first (each from its
-    right as the unit faces), then the first rank from its two ends (``_from_both_ends``; ``touching``: the first
-    rank's models in base contact with an enemy, ``engaged_front``)."""
+    right as the unit faces), then the first rank from its two ends (``_from_both_ends``; ``touching``: the enemy
+    models each first-rank model is in base contact with, ``engaged_front``)."""
     models = unit.models if models is None else models
     f = unit.formation
     if f is None:
@@ -178,27 +182,33 @@ def _rear_first(unit: Unit, models: Sequence[Model] | None = None,
 
 @implements(REMOVING_CASUALTIES)
 def _from_both_ends(row: Sequence[str], first: Sequence[Model], index: Mapping[str, int],
-                    touching: frozenset[str]) -> list[Model]:
+                    touching: Contacts) -> list[Model]:
     """Return the first rank's ``first`` (in slot order) in the order they fall: one by one from its two ends as
     equally as possible, the right end first on a tie (the 2022 text: "remove models one by one as equally as possible
-    from both sides of the unit"), but an end that holds base contact passed over while the other end holds none (the
-    2022 text's priorities for an Engaged single rank: the fewest units Dropping out of Combat, then the fewest models
-    losing contact, come before both sides; judge round 64). An end holds contact when the model standing outermost
-    on its side of the rank touches an enemy (``touching``): that one falls, or, beyond the end (a character, a
-    spared Command Group model), steps one slot in (``remove_casualties``), and the outermost slot is emptied."""
+    from both sides of the unit"), but, for an Engaged single rank, each casualty from the end whose emptied slot
+    costs least by the 2022 text's priorities, which come before both sides: the fewest enemy units losing all base
+    contact with the unit (its 1st and 2nd priorities, Nudging not modelled), then the fewest models losing base
+    contact (its 3rd, before any nudge); judge rounds 64, 65. Each casualty on a side empties that side's outermost
+    slot still held (the end falls, or a character or a spared Command Group model beyond it steps one slot in,
+    ``remove_casualties``), so what a fall costs is the contacts of that slot's first occupant (``touching``) that no
+    slot left standing holds."""
     out: list[Model] = []
     lo, hi, right, left = 0, len(first) - 1, 0, 0
-    gone: set[str] = set()
+    slots = [touching.get(n, frozenset()) for n in row]
 
-    def holds(i: int, on_right: bool) -> bool:  # the slot emptied is the rank's outermost on that side
-        side = reversed(row) if on_right else iter(row)
-        return next((n for n in side if n not in gone), "") in touching
+    def cost(on_right: bool) -> tuple[int, int]:  # (enemy units, models) losing base contact if this side's slot goes
+        slot = len(row) - 1 - right if on_right else left
+        lost = slots[slot]
+        if not lost:
+            return 0, 0
+        held = frozenset().union(*(slots[k] for k in range(left, len(row) - right) if k != slot))
+        units = {u for u, _ in held}
+        return len({u for u, _ in lost if u not in units}), 1 + len(lost - held)
 
     while lo <= hi:
         ends = ((hi, True), (lo, False)) if right <= left else ((lo, False), (hi, True))
-        i, on_right = min(ends, key=lambda e: holds(*e)) if touching else ends[0]  # the turn's end on a tie
+        i, on_right = min(ends, key=lambda e: cost(e[1])) if touching else ends[0]  # the turn's end on a tie
         out.append(first[i])
-        gone.add(first[i].name)
         if on_right:
             hi, right = hi - 1, right + 1
         else:
@@ -207,7 +217,7 @@ def _from_both_ends(row: Sequence[str], first: Sequence[Model], index: Mapping[s
 
 
 @implements(COMMAND_GROUP, REMOVING_CASUALTIES, "t9a.join.part-of-unit")
-def rank_and_file(unit: Unit, touching: frozenset[str] = frozenset()) -> list[Model]:
+def rank_and_file(unit: Unit, touching: Contacts = NO_CONTACTS) -> list[Model]:
     """Return a unit's rank-and-file models in the order they fall: rear rank first, the first rank from both ends in
     turn, the Musician and the Standard Bearer after every other rank-and-file model (another picks up the instrument
     or the standard), the champion last.  The ends are counted among the models that may fall there: a champion at the
@@ -218,7 +228,7 @@ def rank_and_file(unit: Unit, touching: frozenset[str] = frozenset()) -> list[Mo
 
 
 @implements(COMMAND_GROUP)
-def spared_command(unit: Unit, slain: Sequence[str], touching: frozenset[str] = frozenset()) -> tuple[str, ...]:
+def spared_command(unit: Unit, slain: Sequence[str], touching: Contacts = NO_CONTACTS) -> tuple[str, ...]:
     """Name the Musicians and Standard Bearers of ``unit`` (as it stood before the casualties) whose places fell to
     ``slain``, rear rank first, but who live: another rank-and-file model fell in their stead (``rank_and_file``)."""
     dead = set(slain)

@@ -30,6 +30,7 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from types import MappingProxyType
 from typing import Any
 
 from ..attacks import resolve_attacks
@@ -45,8 +46,8 @@ from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource
 from ..formations import is_character
 from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
-from .t9a_casualties import (command_said, LOOK_OUT_SIR, REMOVING_CASUALTIES, rank_and_file, remove_casualties,
-                             share_hits, sharing, spared_command)
+from .t9a_casualties import (command_said, Contacts, LOOK_OUT_SIR, NO_CONTACTS, REMOVING_CASUALTIES, rank_and_file,
+                             remove_casualties, share_hits, sharing, spared_command)
 from .t9a_moves import UNIT_SPACING
 from .t9a_units import (classification, combined_status, current, discipline_of, host_of, lent_by, model_wounds,
                         off_table, unit_centre)
@@ -74,8 +75,8 @@ class Harm:
     #: Musicians and Standard Bearers whose places fell to the casualties, alive: another model fell in each one's
     #: stead (published.t9a-command-group)
     spared: tuple[str, ...] = ()
-    #: An Engaged first rank's casualties taken from the end that holds no base contact, not the ends in turn
-    #: (published.t9a-removing-casualties, ``engaged_front``; judge round 64)
+    #: An Engaged first rank's casualties taken from the end whose fall loses fewest contacts (enemy units, then
+    #: models), not the ends in turn (published.t9a-removing-casualties, ``engaged_front``; judge rounds 64, 65)
     kept_contact: bool = False
 
     @property
@@ -157,25 +158,27 @@ def _wound_pool(state: GameState, victim: Unit) -> list[Model]:
 
 
 @implements(REMOVING_CASUALTIES)
-def engaged_front(state: GameState, unit: Unit) -> frozenset[str]:
-    """Name the models of an Engaged unit's first rank, its characters' too, in base contact with an enemy model: the
-    ends its casualties pass over while the other end holds none (``t9a_casualties._from_both_ends``, judge round 64).
-    None for a unit not Engaged, or without ranks. Kept on the state by the unit asked (a fight strikes it often)."""
+def engaged_front(state: GameState, unit: Unit) -> Contacts:
+    """Name the models of an Engaged unit's first rank, its characters' too, in base contact with an enemy model, each
+    with the enemy models (unit id, name) it touches: what its casualties weigh, end against end
+    (``t9a_casualties._from_both_ends``, judge rounds 64, 65). None for a unit not Engaged, or without ranks. Kept on
+    the state by the unit asked (a fight strikes it often)."""
     if unit.formation is None or Status.ENGAGED not in unit.status:
-        return frozenset()
+        return NO_CONTACTS
     return state.remember((_FRONT_TOUCHING, unit.id), partial(_front_touching, state, unit))
 
 
 _FRONT_TOUCHING = "t9a first rank touching"
 
 
-def _front_touching(state: GameState, unit: Unit) -> frozenset[str]:
+def _front_touching(state: GameState, unit: Unit) -> Contacts:
     f = unit.formation
     assert f is not None
     row = set(f.order[:f.files])
     mine = [m for u in (unit, *state.joined_to(unit.id)) for m in u.models if m.name in row]
-    foes = [n for e in state.enemies_of(unit.side) for n in e.models]
-    return frozenset(m.name for m in mine if any(in_base_contact(m.placed, n.placed) for n in foes))
+    foes = [(e.id, n) for e in state.enemies_of(unit.side) for n in e.models]
+    found = {m.name: frozenset((uid, n.name) for uid, n in foes if in_base_contact(m.placed, n.placed)) for m in mine}
+    return MappingProxyType({name: touched for name, touched in found.items() if touched})
 
 
 def take_unsaved(state: GameState, victim: Unit, pool: Sequence[Model], hits: int, wounds: int,
@@ -203,7 +206,7 @@ def take_unsaved(state: GameState, victim: Unit, pool: Sequence[Model], hits: in
         fresh = state.unit(victim.id)
         state = state.replace_unit(replace(fresh, models=tuple(
             replace(m, wounds_taken=hurt[m.name]) if m.name in hurt else m for m in fresh.models)))
-    touching = engaged_front(before, owner) if slain and owner.id == victim.id else frozenset()
+    touching = engaged_front(before, owner) if slain and owner.id == victim.id else NO_CONTACTS
     spared = spared_command(owner, slain, touching) if slain and owner.id == victim.id else ()
     kept = bool(touching) and set(slain) != {m.name for m in rank_and_file(owner)[:len(slain)]}
     if slain:

@@ -62,6 +62,7 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_test
 from .t9a_casualties import (COMMAND_GROUP, REMOVING_CASUALTIES, command_said, no_models_left, rank_and_file,
                              remove_casualties)
+from .t9a_nudge import LOSING_CONTACT, nudge_back
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
 from .t9a_align import aligned
 from .t9a_units import CHARGE_ARC, LARGE_RULES, current, formation_of, is_destroyed, off_table, unit_centre
@@ -817,6 +818,7 @@ class MeleePhase(Ruleset):
                 groups[key] = groups.get(key, 0) + b.attacks
             caused, overkill = dict(fight.caused), dict(fight.overkill)
             rules, lines = list(fight.rules), list(fight.lines)
+            slew = False
             for (side, victim_id, only, ws, s, _, ap, weapon), n in sorted(groups.items()):
                 victim = state.unit(victim_id)
                 struck = [m for m in victim.models if not only or m.name == only]
@@ -831,6 +833,7 @@ class MeleePhase(Ruleset):
                 if weapon:
                     rules.extend((CLOSE_COMBAT_WEAPONS, _weapon_rule(weapon)))
                 caused[side] += harm.lost
+                slew = slew or bool(harm.slain)
                 if duel is not None and victim_id in duel.duellists and (only or victim_id not in champions):
                     overkill[side] += harm.unsaved - harm.lost
                 if is_character(victim) and not victim.joined:  # a joined one is part of his unit, not lone
@@ -845,12 +848,17 @@ class MeleePhase(Ruleset):
                              + f": {harm.hits} hit{'s' * (harm.hits != 1)}, {harm.unsaved} unsaved"
                              + (f" (slain: {', '.join(harm.slain)})" if harm.slain else "")
                              + command_said(harm.spared)
-                             + (f" (taken from the end holding no base contact [{REMOVING_CASUALTIES}])"
+                             + (f" (taken from the end whose fall loses fewest contacts [{REMOVING_CASUALTIES}])"
                                 if harm.kept_contact else ""))
                 if harm.spared:
                     rules.append(COMMAND_GROUP)
                 if harm.kept_contact:
                     rules.append(REMOVING_CASUALTIES)
+            if slew:  # casualties fell: units that lost base contact are nudged back
+                state, nudges = nudge_back(fight.state, state)
+                if nudges:
+                    lines.extend(nudges)
+                    rules.append(LOSING_CONTACT)
             return _Fight(state, fight.at + 1, tuple(caused.items()), tuple(overkill.items()),
                           tuple(dict.fromkeys(rules)), tuple(lines), (*fight.rolls, *rolls_since(dice, begun)))
 
