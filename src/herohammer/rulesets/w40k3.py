@@ -1154,7 +1154,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 and (refused := self.weapon_choice_problem(state, shooter, target, action.weapon)) is not None:
             return refused
         if ruling.legal and len(members := state.combined(shooter.id)) > 1:
-            return self.fires_with_ruling(state, members, target, ruling)
+            return self.fires_with_ruling(state, members, target, ruling, action.weapon)
         return ruling
 
     @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")

