@@ -129,3 +129,63 @@ def test_a_captain_whose_pistol_is_out_of_range_is_ruled_as_the_volley_fires_him
     assert "Cap has no weapon that can fire at boyz" in " ".join(e.message for e in events)
     g.undo()
     assert brute(g.state, SHOOT, boyz_left) == slain((2, BOLT))
+
+
+# == 2. both editions: legal_actions in Deployment offers the Infiltrators' set-up ===================================
+
+LOST = {"40k3": "40k3.ic.no-unit-abilities", "40k4": "40k4.ic.rules-lost"}
+BASE_25 = 25 / 25.4  # a 25mm base's diameter in inches
+
+
+def infiltrations(g: Game) -> dict[str, list[tuple[float, float]]]:
+    """The infiltrations `legal_actions` offers: unit -> the places named."""
+    return {a.unit: [tuple(p) for p in a.to] for a in g.legal_actions() if a.do == "infiltrate"}
+
+
+def gap(places: list[tuple[float, float]], others: list[tuple[float, float]]) -> float:
+    """The least gap, edge to edge, between 25mm bases at ``places`` and at ``others``, worked out by hand."""
+    return min(((x - u) ** 2 + (y - v) ** 2) ** 0.5 - BASE_25 for x, y in places for u, v in others)
+
+
+FAR = [(60.0, 45.0), (62.0, 45.0), (64.0, 45.0)]  # blue's squad (``scenario``'s default)
+
+
+@pytest.mark.xfail(strict=True, reason="legal_actions offers no infiltration in Deployment")
+@EDITIONS
+@pytest.mark.rule("published.infiltrate", "40k3.ic.no-unit-abilities", "40k4.ic.rules-lost")
+def test_legal_actions_in_deployment_offer_the_infiltrators_set_up(ruleset: str) -> None:
+    """published.infiltrate: before the first turn a unit with Infiltrate may be set up more than 18" from every enemy
+    (or 12" out of sight). `legal_actions` in Deployment offered ending the phase alone, as if no unit could
+    infiltrate. Now scouts (Infiltrate) 45" from blue are offered a set-up toward blue, more than 18" from it (measured
+    here by hand) and checked legal; applied, they stand there; undone, where they were. Scouts joined by a Captain
+    without Infiltrate: none offered (the rule taken away: 40k4.ic.rules-lost; 3rd edition: he does not share it,
+    40k3.ic.no-unit-abilities), and such a set-up is refused citing it; a Captain with Infiltrate: offered, his place
+    with theirs. A unit without Infiltrate: none. Once both sides ended Deployment, none (turn 1's Movement phase)."""
+    scouts = {"id": "scouts", "rules": ["Infiltrate"], "models": [model(f"S{i + 1}", 20 + 2 * i, 20) for i in range(2)]}
+    plain = {"id": "tac", "models": [model(f"T{i + 1}", 20 + 2 * i, 5) for i in range(2)]}
+    g = game(scenario(ruleset, [scouts, plain], phase="deployment"))
+    offered = infiltrations(g)
+    assert set(offered) == {"scouts"}, offered
+    to = offered["scouts"]
+    assert len(to) == 2 and 18 < gap(to, FAR) < gap([(20, 20), (22, 20)], FAR), to
+    action = {"do": "infiltrate", "unit": "scouts", "to": [list(p) for p in to]}
+    assert g.check(action).legal and g.check(action).rules == ("published.infiltrate",)
+    start = g.state
+    g.apply(action, dice=ScriptedDice([]))
+    assert [m.at for m in g.state.unit("scouts").models] == to
+    g.undo()
+    assert g.state == start
+    g.apply({"do": "end_phase"}, dice=ScriptedDice([]))  # blue's Deployment: blue has no Infiltrators
+    assert infiltrations(g) == {}
+    g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
+    assert g.state.phase.value == "movement" and infiltrations(g) == {}
+    lacking = game(scenario(ruleset, [scouts, hero("cap", 21, 18.5, joined="scouts")], phase="deployment"))
+    assert infiltrations(lacking) == {}
+    refused = lacking.check({"do": "infiltrate", "unit": "scouts", "to": [[30, 30], [32, 30], [31, 28.5]]})
+    assert not refused.legal and LOST[ruleset] in refused.rules, refused
+    own = game(scenario(ruleset, [scouts, hero("cap", 21, 18.5, joined="scouts", rules=["Infiltrate"])],
+                        phase="deployment"))
+    to = infiltrations(own)["scouts"]
+    assert len(to) == 3 and gap(to, FAR) > 18, to
+    own.apply({"do": "infiltrate", "unit": "scouts", "to": [list(p) for p in to]}, dice=ScriptedDice([]))
+    assert own.state.unit("cap").models[0].at == to[2]
