@@ -150,7 +150,6 @@ def gap(places: list[tuple[float, float]], others: list[tuple[float, float]]) ->
 FAR = [(60.0, 45.0), (62.0, 45.0), (64.0, 45.0)]  # blue's squad (``scenario``'s default)
 
 
-@pytest.mark.xfail(strict=True, reason="legal_actions offers no infiltration in Deployment")
 @EDITIONS
 @pytest.mark.rule("published.infiltrate", "40k3.ic.no-unit-abilities", "40k4.ic.rules-lost")
 def test_legal_actions_in_deployment_offer_the_infiltrators_set_up(ruleset: str) -> None:

@@ -95,7 +95,6 @@ ALLOCATIONS_KEPT = 64
 #: How many worded shots and saves results an attack keeps (``_Attack.said``).
 WORDS_KEPT = 256
 _VOLLEY = 'volley'
-_FIRED = 'fired'
 
 
 class _Batch(NamedTuple):
@@ -646,48 +645,36 @@ class ShootingRules(MoraleRules):
         (40k3.char.shooting-dice, 40k4.shoot.separate-dice); one that can fire no weapon at it is said so, as the
         volley's note. Judge round 66: the ruling cited line of sight only. Judge round 67: the dice were read from
         the weapons carried, the volley's from the weapon each fires (a Captain with a boltgun and a plasma pistol,
-        firing the boltgun, was told he rolled apart): now both read what ``_fired`` chooses, worked out once for the
-        ruling and the volley after it."""
+        firing the boltgun, was told he rolled apart): now both read the volley's choice (``_shots``), made model by
+        model, so the ruling asks it of his models and of the troopers that carry a weapon he fires at his BS alone
+        (``legal_actions``' rulings measure no more of the table than a Captain's own gaps, most often)."""
         host, aimed = members[0], self.aimed_at(state, target)
         firing = [u for u in members[1:] if u.is_character and not u.has(Status.SHOT)]
         if not firing:
             return ruling
-        fired, said, _, _ = self._fired(state, members, target.joined or target.id, choice, keep=True)
+        target_id, moved = target.joined or target.id, frozenset(u.id for u in members if self.fired_moving(u))
+        pick = _weapon_pick(members, choice)
+        # a model's choice is its own (its weapons, its range, what its member named): his models' alone, then the
+        # troopers' that carry a weapon of his BS and name, the only ones whose fire decides his dice
+        fired, said, _, _ = self._shots(state, [(u, m) for u in firing for m in u.models], target_id, moved, pick)
+        keys = {(m.profile.bs, w.name.lower()) for _, m, w, _ in fired}  # a carried name finds its weapon by case
+        rivals = [(u, m) for u in members if not u.is_character for m in u.models  # aside (``find_weapon``)
+                  if any((m.profile.bs, name.lower()) in keys for name in m.weapons)]
+        shared = {(m.profile.bs, w.name) for _, m, w, _ in self._shots(state, rivals, target_id, moved, pick)[0]} \
+            if rivals else set()
         rules: tuple[str, ...] = ("published.shooting", self.same_target_rule)
         notes: list[str] = []
-        rolled = {id(item): apart for (_, _, apart), items in _batches(fired).items() for item in items}
         for u in firing:
             own = [item for item in fired if item[0] is u]
             if not own:  # the volley's note on each of his models: why it fires nothing
                 notes += [n for n in said for m in u.models if n.startswith((f"{m.name} ", f"{m.name},"))]
                 continue
             notes.append(f"{u.id} fires with {host.id} at {aimed}, the same target [{self.same_target_rule}]")
-            if apart := [item for item in own if rolled[id(item)]]:
+            if apart := [item for item in own if (item[1].profile.bs, item[2].name) not in shared]:
                 rules += (self.shooting_dice_rule,)
                 notes.append(f"{u.id}'s dice are rolled apart from {host.id}'s (BS{apart[0][1].profile.bs}, "
                              f"{', '.join(dict.fromkeys(w.name for _, _, w, _ in apart))}) [{self.shooting_dice_rule}]")
         return Ruling(True, tuple(dict.fromkeys((*ruling.rules, *rules))), ruling.reason, (*ruling.notes, *notes))
-
-    def _fired(self, state: GameState, members: Sequence[Unit], target_id: str, choice: WeaponChoice,
-               keep: bool = False) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
-        """Return what the volley's models fire at ``target_id`` (``_shots``: each model, its weapon and shots; the
-        notes on those that fire nothing; the gaps): the ruling (``fires_with_ruling``) and the volley read the same
-        choice. ``keep``: remember it on the state for the volley that follows (the ruling's); the volley takes it if
-        a ruling left it, else works it out."""
-        key = (_FIRED, self, members[0].id, target_id, _choice_key(choice))
-        known: tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool] | None = \
-            state.known(key)
-        if known is not None:
-            return known
-
-        def work() -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
-            moved = frozenset(u.id for u in members if self.fired_moving(u))
-            shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
-            for u in members:
-                if not (u.is_character and u.has(Status.SHOT)):
-                    shooters += zip(repeat(u), u.models)
-            return self._shots(state, shooters, target_id, moved, _weapon_pick(members, choice))
-        return state.remember(key, work) if keep else work()
 
     def aimed_at(self, state: GameState, target: Unit) -> str:
         """Return the unit a shot at ``target`` strikes: a joined character's unit, unless he is picked out."""
@@ -762,7 +749,11 @@ class ShootingRules(MoraleRules):
         members = state.combined(shooter.id)
         target_id = target.joined or target.id
         moved = frozenset(u.id for u in members if self.fired_moving(u))
-        fired, notes, nearest, beyond = self._fired(state, members, target_id, choice)
+        shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
+        for u in members:
+            if not (u.is_character and u.has(Status.SHOT)):
+                shooters += zip(repeat(u), u.models)
+        fired, notes, nearest, beyond = self._shots(state, shooters, target_id, moved, _weapon_pick(members, choice))
         rules: tuple[str, ...] = tuple(dict.fromkeys(("published.shooting", self.same_target_rule))) \
             if len(members) > 1 else ("published.shooting",)
         if choice is not None:  # the weapon its player named: the rule that lets each model fire one of its own
