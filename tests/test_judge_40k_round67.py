@@ -263,7 +263,6 @@ def test_a_captain_left_alone_by_his_squads_destruction_rolls_the_wood_by_his_ow
 
 # == 4. both editions: a shot naming its weapon cites the rule that lets it choose, in its ruling as in its event =====
 
-@pytest.mark.xfail(strict=True, reason="a named weapon's shot cites published.weapon-profiles in its event only")
 @EDITIONS
 @pytest.mark.rule("published.weapon-profiles", "published.line-of-sight")
 def test_a_shot_naming_its_weapon_cites_the_weapon_rule_in_its_ruling(ruleset: str, tmp_path: Path,
