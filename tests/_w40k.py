@@ -6,7 +6,9 @@ Bases are 25mm (0.984" across), so two models 2" apart centre to centre stand ab
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -257,3 +259,19 @@ def captain_between_boyz(ruleset: str) -> GameState:
             "models": [model("b1", 20 + TOUCH, 20, 7, BOY), model("b2", 20 - TOUCH, 20, 7, BOY),
                        model("b3", 20 + 2 * TOUCH, 20, 7, BOY)]}
     return state_from_data(scenario(ruleset, [cap], [boyz], phase="assault"))
+
+
+def saved(g: Game, path: Path) -> Path:
+    """Write the game's state as a scenario file."""
+    path.write_text(json.dumps(state_to_data(g.state)))
+    return path
+
+
+def cli_check(path: Path, action: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """`herohammer check --json` on a saved state: its ruling."""
+    from _cli import run
+
+    code, out, err = run(["check", str(path), "--action", json.dumps(action), "--json"], capsys)
+    assert code == 0, (out, err)
+    result: dict[str, Any] = json.loads(out)["result"]
+    return result

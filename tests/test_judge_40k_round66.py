@@ -70,24 +70,9 @@ from herohammer.game import Game
 from herohammer.units import Status
 
 from _cli import run
-from _w40k import (EDITIONS, SAME_TARGET, SEPARATE, armed, assert_illegal, brute, game, hero, kinds, model,
+from _w40k import (EDITIONS, cli_check, saved, SAME_TARGET, SEPARATE, armed, assert_illegal, brute, game, hero, kinds, model,
                    next_turn_to, squad,
                    saved_and_loaded, scenario)
-
-
-def saved(g: Game, path: Path) -> Path:
-    """Write the game's state as a scenario file."""
-    from herohammer.scenario import state_to_data
-    path.write_text(json.dumps(state_to_data(g.state)))
-    return path
-
-
-def cli_check(path: Path, action: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    """`herohammer check --json` on a saved state: its ruling."""
-    code, out, err = run(["check", str(path), "--action", json.dumps(action), "--json"], capsys)
-    assert code == 0, (out, err)
-    result: dict[str, Any] = json.loads(out)["result"]
-    return result
 
 
 # == 1. 4th edition: a legal move the slowest model bounds cites the clause =========================================

@@ -72,7 +72,6 @@ Left (noticed, not changed):
 
 from __future__ import annotations
 
-import itertools
 import json
 from fractions import Fraction
 from math import comb
@@ -85,23 +84,9 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 
 from _cli import run
-from _w40k import (EDITIONS, SAME_TARGET, SEPARATE, armed, brute, game, hero, kinds, model, next_turn_to, saved_and_loaded,
+from test_judge_40k_round41 import highest_reaches
+from _w40k import (EDITIONS, cli_check, saved, SAME_TARGET, SEPARATE, armed, brute, game, hero, kinds, model, next_turn_to, saved_and_loaded,
                    scenario)
-
-
-def saved(g: Game, path: Path) -> Path:
-    """Write the game's state as a scenario file."""
-    from herohammer.scenario import state_to_data
-    path.write_text(json.dumps(state_to_data(g.state)))
-    return path
-
-
-def cli_check(path: Path, action: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    """`herohammer check --json` on a saved state: its ruling."""
-    code, out, err = run(["check", str(path), "--action", json.dumps(action), "--json"], capsys)
-    assert code == 0, (out, err)
-    result: dict[str, Any] = json.loads(out)["result"]
-    return result
 
 
 def slain(*batches: tuple[int, Fraction]) -> dict[int, Fraction]:
@@ -265,20 +250,6 @@ def test_legal_actions_in_deployment_offer_the_infiltrators_set_up(ruleset: str)
 
 WOODS = [{"id": "woods", "kind": "difficult", "polygon": [[26, 10], [40, 10], [40, 40], [26, 40]]}]
 MTC = {"40k3": "40k3.ic.move-through-cover", "40k4": "40k4.char.move-through-cover"}
-
-
-def highest_reaches(n: int, need: int, reroll_below: int) -> Fraction:
-    """The chance that the highest of ``n`` D6 is at least ``need``, each die below ``reroll_below`` re-rolled once
-    (0: none), counted over every face of every die and re-roll."""
-    ways = 0
-    for first in itertools.product(range(1, 7), repeat=n):
-        again_at = [i for i, f in enumerate(first) if f < reroll_below]
-        for again in itertools.product(range(1, 7), repeat=len(again_at)):
-            faces = list(first)
-            for i, f in zip(again_at, again):
-                faces[i] = f
-            ways += 6 ** (n - len(again_at)) * (max(faces) >= need)
-    return Fraction(ways, 6 ** (2 * n))
 
 
 def tac_by_the_wood(ruleset: str, phase: str, active: str) -> Game:
