@@ -58,7 +58,6 @@ Left (noticed, not changed):
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -69,10 +68,8 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _cli import run
-from _w40k import (EDITIONS, cli_check, saved, SAME_TARGET, SEPARATE, armed, assert_illegal, brute, game, hero, kinds, model,
-                   next_turn_to, squad,
-                   saved_and_loaded, scenario)
+from _w40k import (EDITIONS, SAME_TARGET, SEPARATE, armed, assert_illegal, brute, cli_check, game, hero, kinds, model,
+                   next_turn_to, saved, saved_and_loaded, scenario, squad)
 
 
 # == 1. 4th edition: a legal move the slowest model bounds cites the clause =========================================

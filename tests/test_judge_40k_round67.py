@@ -72,7 +72,6 @@ Left (noticed, not changed):
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -83,9 +82,9 @@ import pytest
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 
-from _cli import run
 from test_judge_40k_round41 import highest_reaches
-from _w40k import (EDITIONS, cli_check, saved, SAME_TARGET, SEPARATE, armed, brute, game, hero, kinds, model, next_turn_to, saved_and_loaded,
+from _w40k import (EDITIONS, SAME_TARGET, SEPARATE, armed, brute, cli_check, game, hero, kinds, model, next_turn_to,
+                   saved, saved_and_loaded,
                    scenario)
 
 
@@ -139,7 +138,8 @@ def test_a_captain_firing_the_squads_weapon_rolls_with_it_in_the_ruling_as_in_th
     troopers do rolls with them (40k3.char.shooting-dice, 40k4.shoot.separate-dice). A model fires one weapon, the
     first listed that can fire unless its player names one (published.weapon-profiles). The Captain (BS4, as tac)
     carries a boltgun and a plasma pistol, the boltgun first; Boyz 10" off: he fires his boltgun (2 shots, Rapid Fire
-    at half range) with the Marines', one batch of 6 shots (brute force equals 6 independent shots of 1/3 each: AP5 allows the Boyz no save). The
+    at half range) with the Marines', one batch of 6 shots (brute force equals 6 independent
+    shots of 1/3 each: AP5 allows the Boyz no save). The
     ruling said his dice are rolled apart (read from the weapons carried, not the one fired): now it says he rolls
     with them, cites no separate dice, in `herohammer check` too and after save and load. Named ``plasma pistol``, he
     fires it: his dice are rolled apart, ruling and volley alike (4 boltgun shots and 1 plasma shot, brute force)."""
