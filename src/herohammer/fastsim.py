@@ -27,7 +27,7 @@ import math
 import random
 from operator import itemgetter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -94,7 +94,8 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     ``blind=False`` keeps every position throughout (the reference the blind rounds are
     tested against).  Likewise, before each round, statuses some nodes hold and others do not
     are hidden (``hidden_statuses``) when a trial run shows that nothing after reads them, so
-    those nodes merge; a later read undoes the hiding (``_Hiding``); ``hide=False`` never hides.  With ``progress`` a bar on stderr counts the rules-code runs against the
+    those nodes merge; a later read undoes the hiding (``_Hiding``); ``hide=False`` never hides.
+    With ``progress`` a bar on stderr counts the rules-code runs against the
     budget, so a compile that will give up shows how far it has to go.  Before the first round
     the whole compile is estimated (``estimate_plan``): a plan far over budget, by one step or by
     its rounds added up, raises at once, naming the step that weighs most; the steps the estimate
@@ -125,7 +126,7 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
                     if 0 <= seeing.not_before <= rounds.round:
                         reads = rounds.trial(frontier)
                         if reads is None:  # blind from here on, unless a round reads a position after all
-                            seeing = _Blind(seeing.not_before, rounds.round, frontier, dict(rounds.finished),
+                            seeing = _Blind(seeing.not_before, rounds.round, rounds.snapshot(frontier),
                                             0 if hiding is None else len(hiding.saved))
                         else:
                             seeing = _Blind(reads)
@@ -137,17 +138,17 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
             except EnumerationTooLarge:
                 raise
             except (PositionsRead, Exception):  # a blind round read an erased position (or some code refused it)
-                if seeing.since is None or seeing.frontier is None:
+                if seeing.at is None:
                     raise
-                failed, frontier = rounds.round, seeing.frontier
-                rounds.round, rounds.finished = seeing.since, dict(seeing.finished)
+                failed, frontier = rounds.round, rounds.back_to(seeing.at)
                 if hiding is not None:
                     del hiding.saved[seeing.hidden:]
                 seeing = _Blind(failed)  # played with positions up to the round that read one
     ordered = rounds.outcomes()
     probs = np.array([float(p) for _, p in ordered], dtype=np.float64)
     hid = () if hiding is None else tuple(
-        (saved.round, tuple((uid, tuple(sorted(s.value for s in held))) for uid, held in sorted(saved.statuses.items())))
+        (saved.at.round, tuple((uid, tuple(sorted(s.value for s in held)))
+                               for uid, held in sorted(saved.statuses.items())))
         for saved in hiding.saved)
     return CompiledPlan(tuple(o for o, _ in ordered), tuple(p for _, p in ordered), probs, rounds.used, seeing.since,
                         hid)
@@ -256,6 +257,15 @@ class _Rounds:
             self._outcomes[state] = known
         return known
 
+    def snapshot(self, frontier: Frontier) -> _Snapshot:
+        """Keep what the rounds have before playing ``frontier``'s round, to play it again (``back_to``)."""
+        return _Snapshot(self.round, frontier, dict(self.finished))
+
+    def back_to(self, snapshot: _Snapshot) -> Frontier:
+        """Go back to a snapshot's round, the runs finished then as they were; return its frontier."""
+        self.round, self.finished = snapshot.round, dict(snapshot.finished)
+        return snapshot.frontier
+
     def outcomes(self) -> list[tuple[Outcome, Fraction]]:
         """Return the finished runs' outcomes (their final state's part, then their tally) with their exact chances,
         ordered by ``repr`` (the order the samples are drawn in).  Every part has one length (one item per unit and
@@ -296,25 +306,31 @@ class _Rounds:
 
 
 @dataclass(frozen=True)
-class _Blind:
-    """Where a compile stands with blind rounds (``unplaced``): not before round ``not_before`` (-1: never), or blind
-    since round ``since``, with what it had then (its frontier and finished outcomes, and how many hidings of
-    statuses stood: ``_Hiding.saved``), to play that round again with positions should a blind round read one."""
-
-    not_before: int
-    since: int | None = None
-    frontier: Frontier | None = None
-    finished: dict[tuple[int, Tally], Fraction] = field(default_factory=dict)
-    hidden: int = 0
-
-
-@dataclass
-class _Hidden:
-    """What a compile had when it hid statuses before a round (``_Hiding``): enough to play that round again."""
+class _Snapshot:
+    """What a compile had before a round it may have to play again (``_Rounds.snapshot``, ``_Rounds.back_to``)."""
 
     round: int
     frontier: Frontier
     finished: dict[tuple[int, Tally], Fraction]
+
+
+@dataclass(frozen=True)
+class _Blind:
+    """Where a compile stands with blind rounds (``unplaced``): not before round ``not_before`` (-1: never), or blind
+    since round ``since``, with what it had then (``at``, and how many hidings of statuses stood: ``_Hiding.saved``),
+    to play that round again with positions should a blind round read one."""
+
+    not_before: int
+    since: int | None = None
+    at: _Snapshot | None = None
+    hidden: int = 0
+
+
+@dataclass(frozen=True)
+class _Hidden:
+    """What a compile had when it hid statuses before a round (``_Hiding``): enough to play that round again."""
+
+    at: _Snapshot
     #: The blind rounds' state then.
     blind: _Blind
     #: The statuses hidden, per unit id.
@@ -359,7 +375,7 @@ class _Hiding:
         merged = self._merged(frontier, hide)
         if len(merged) == len(frontier):
             return frontier
-        self.saved.append(_Hidden(now, frontier, dict(self.rounds.finished), blind, hide))
+        self.saved.append(_Hidden(self.rounds.snapshot(frontier), blind, hide))
         return merged
 
     def undone(self, read: StatusesRead) -> tuple[Frontier, _Blind]:
@@ -371,9 +387,7 @@ class _Hiding:
         saved = self.saved[at]
         del self.saved[at:]
         self._bar(read.statuses, self.rounds.round)
-        self.rounds.round = saved.round
-        self.rounds.finished = saved.finished
-        return saved.frontier, saved.blind
+        return self.rounds.back_to(saved.at), saved.blind
 
     def _allowed(self, statuses: dict[str, frozenset[Status]], now: int) -> dict[str, frozenset[Status]]:
         barred = self.barred
