@@ -17,7 +17,7 @@ from herohammer.dice import ScriptedDice, SeededDice
 from herohammer.errors import HerohammerError, ScenarioError
 from herohammer.game import Game
 from herohammer.profiles import Profile
-from herohammer.rulesets.t9a_weapons import close_combat_weapons, close_combat_weapons_from_data, wielded
+from herohammer.rulesets.t9a_weapons import WEAPON_CLAUSES, close_combat_weapons, close_combat_weapons_from_data, wielded
 from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Model
 from test_t9a_melee import melee
@@ -172,3 +172,15 @@ def test_every_weapon_cites_a_published_clause_listed_by_rules() -> None:
     text = (Path(__file__).parent.parent / "src/herohammer/data/rules.yaml").read_text()
     for spec in close_combat_weapons().values():
         assert f"id: {spec.rule}\n" in text, spec.rule
+
+
+def test_herohammer_rules_calls_every_weapons_clause_implemented_by_the_code_that_applies_its_row() -> None:
+    """Each weapon's bonus is data, applied by ``wielded``: ``herohammer rules`` once said "no" for the Great Weapon,
+    Spear, Lance and others while play applied them (the tests above)."""
+    assert {spec.rule for spec in close_combat_weapons().values()} == set(WEAPON_CLAUSES)
+    out = subprocess.run([sys.executable, "-m", "herohammer", "rules", "--ruleset", "published", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    rows = {row["id"]: row for row in json.loads(out)["result"]}
+    for rule in WEAPON_CLAUSES:
+        assert rows[rule]["implemented"], rule
+        assert "herohammer.rulesets.t9a_weapons.wielded" in rows[rule]["implemented_by"], rule

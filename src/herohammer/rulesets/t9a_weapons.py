@@ -219,7 +219,14 @@ class Wielded(NamedTuple):
     weapon: CloseCombatWeaponSpec | None
 
 
-@implements(CLOSE_COMBAT_WEAPONS)
+#: Each bundled weapon's own clause, named on its row of the data file: ``wielded`` applies the row, so it decides them
+#: all (tests/test_t9a_close_combat_weapons.py holds this list to the file's rows).
+WEAPON_CLAUSES = ("published.t9a-hand-weapon", "published.t9a-great-weapon", "published.t9a-halberd",
+                  "published.t9a-paired-weapons", "published.t9a-spear", "published.t9a-lance",
+                  "published.t9a-light-lance")
+
+
+@implements(CLOSE_COMBAT_WEAPONS, *WEAPON_CLAUSES)
 def wielded(model: Model, charged: bool, first_round: bool, flanked: bool) -> Wielded:
     """Return what a model strikes with in this round (``charged``: its unit charged this turn; ``first_round``: the
     combat's First Round, a unit in it having charged this turn; ``flanked``: its unit is engaged in a Flank or Rear
