@@ -238,7 +238,7 @@ def test_40k4_a_characters_attacks_hurt_only_the_enemy_models_engaged_with_him()
 SWAMP = [{"id": "swamp", "kind": "dangerous", "polygon": [[18, 14], [40, 14], [40, 30], [18, 30]]}]
 
 
-@pytest.mark.rule("40k4.char.move-through-cover", "40k4.ic.rules-not-shared")
+@pytest.mark.rule("40k4.char.move-through-cover", "40k4.ic.rules-not-shared", "published.skilled-rider")
 def test_40k4_a_character_on_a_bike_rerolls_dangerous_terrain_but_does_not_lend_it_to_his_bikers() -> None:
     # alone: a bike is not slowed by difficult terrain (4th ed. Bikes, published.difficult-terrain: no roll for it),
     # and its test is re-rolled on a 1
@@ -263,7 +263,7 @@ def test_40k4_a_character_on_a_bike_rerolls_dangerous_terrain_but_does_not_lend_
     assert len(g.state.unit("bikers").models) == 1
 
 
-@pytest.mark.rule("40k3.char.move-as-type")
+@pytest.mark.rule("40k3.char.move-as-type", "published.skilled-rider")
 def test_40k3_a_character_on_a_bike_has_no_skilled_rider_unless_his_profile_gives_it() -> None:
     g = game(scenario("40k3", [hero("cap", 20, 10, type="bike")], terrain=SWAMP))  # unslowed: the test's die only
     # judge round 51: an independent character re-rolls his test's die (40k3.ic.move-through-cover, "any dice roll

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 
 from _cli import result_of, run
 from herohammer.book import cited_ids, load_book, run_entry
+from herohammer.catalogue import clauses
 from herohammer.dice import SeededDice
 from herohammer.errors import IllegalActionError
 from herohammer.game import Game
@@ -117,6 +119,28 @@ def test_every_cited_id_is_listed_by_herohammer_rules_with_its_source(capsys: py
     # a clause that 40k play cites is decided somewhere: herohammer rules reports it implemented
     in_40k = {rid for _, rs, _, rid in played() if rs in ("40k3", "40k4")}
     assert not sorted(r for r in in_40k if not listed[r]["implemented"])
+
+
+#: A clause id written in the source, in quotes: what an answer may cite without any game citing it (the odds
+#: calculator's charts, a ruling only a rare state reaches); every one must be a clause ``herohammer rules`` lists.
+_QUOTED_ID = re.compile(r"""["']((?:core|40k3|40k4|t9a|published)\.[a-z0-9][a-z0-9.-]*)["']""")
+
+
+def test_every_clause_id_the_source_names_is_listed_by_herohammer_rules() -> None:
+    """The walks above see what play cites; ``odds attacks`` once cited published.armour-save, a clause no list held,
+    from a chart no game plays."""
+    listed = {c.id for c in clauses()}
+    named = {(m.group(1), str(path.relative_to(ROOT))) for path in sorted((ROOT / "src" / "herohammer").rglob("*.py"))
+             for m in _QUOTED_ID.finditer(path.read_text(encoding="utf-8"))}
+    assert len(named) > 100
+    assert not sorted(f"{rid} in {where}" for rid, where in named if rid not in listed)
+
+
+def test_odds_attacks_cites_the_saves_clause_whenever_a_save_is_rolled(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, cited in ((["--sv", "3+"], True), (["--inv", "5+"], True), (["--sv", "3+", "--ap", "2"], True), ([], False)):
+        code, out, _ = run(["odds", "attacks", "10", "--bs", "4", "--s", "4", "--t", "4", *argv, "--json"], capsys)
+        assert code == 0
+        assert ("published.saves" in json.loads(out)["rules"]) is cited, argv
 
 
 def test_the_foreign_check_itself() -> None:

@@ -455,7 +455,7 @@ def attacks_brute(n: int, hit: int | None, wound: int | None, save: int | None,
 
 
 @pytest.mark.rule("core.zero.ws", "core.zero.bs", "core.zero.s", "core.zero.t", "published.to-hit-bs",
-                  "published.to-hit-ws", "published.to-wound", "published.armour-save")
+                  "published.to-hit-ws", "published.to-wound", "published.saves")
 @pytest.mark.parametrize("argv, n, bs, ws, s, t, save, rh, rw", [
     ("2 --bs 1 --s 1 --t 4", 2, 1, None, 1, 4, None, None, None),
     ("1 --bs 6 --s 4 --t 10", 1, 6, None, 4, 10, None, None, None),

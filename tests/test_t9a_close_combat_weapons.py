@@ -64,7 +64,7 @@ def test_a_great_weapon_strikes_at_initiative_0_with_strength_plus_2() -> None:
     assert CCW in g.log[0].rules and "published.t9a-great-weapon" in g.log[0].rules
 
 
-@pytest.mark.rule("published.t9a-halberd", "published.t9a-paired-weapons", CCW)
+@pytest.mark.rule("published.t9a-halberd", "published.t9a-paired-weapons", "published.t9a-hand-weapon", CCW)
 def test_a_halberd_adds_strength_and_paired_weapons_an_attack_and_weapon_skill() -> None:
     g = melee(boss=False, hero_weapons=["halberd"])
     g.apply(FIGHT, SeededDice(1))

@@ -232,6 +232,17 @@ def test_leave_move_ignores_own_unit_and_may_fly() -> None:
     refused(game(joined=True), {"do": "leave", "character": "hero", "to": [36, 35]}, "t9a.leave.move")
 
 
+@pytest.mark.rule("published.t9a-leave-1inch", "t9a.leave.move")
+def test_a_character_leaving_must_end_an_inch_from_his_unit() -> None:
+    """The Hero leaves his front-rank slot straight ahead: his unit's nearest bases (the slot beside his, now empty)
+    have their front edges at y=20, his own base is 20 mm, so he ends (y - 0.39 - 20)" from it."""
+    g = game(joined=True)
+    refused(g, {"do": "leave", "character": "hero", "to": [36, 21.3]}, "published.t9a-leave-1inch")  # 0.91"
+    assert g.state.unit("hero").joined == "spears"
+    g.apply({"do": "leave", "character": "hero", "to": [36, 21.45]})  # 1.06": he may
+    assert g.state.unit("hero").joined is None and g.state.unit("hero").models[0].at == (36, 21.45)
+
+
 @pytest.mark.rule("t9a.leave.unit-not-moved")
 def test_leaving_does_not_move_the_unit() -> None:
     g = game(joined=True)

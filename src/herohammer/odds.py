@@ -195,5 +195,5 @@ def save_roll(sv: int | None, inv: int | None, ap: int | None) -> ChartRolls:
     notes: tuple[str, ...] = ()
     if sv is not None and not armour_save_allowed(sv, ap):
         notes = (f"AP{ap} ignores the {sv}+ armour save" + (f"; the {inv}+ invulnerable save is taken" if inv else ""),)
-    rules = ("published.armour-save",) if ap is not None or inv is not None else ()
+    rules = ("published.saves",) if sv is not None or inv is not None else ()  # a save is rolled: its clause
     return ChartRolls(None, None, save, rules, notes)
