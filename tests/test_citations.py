@@ -141,6 +141,9 @@ def test_odds_attacks_cites_the_saves_clause_whenever_a_save_is_rolled(capsys: p
         code, out, _ = run(["odds", "attacks", "10", "--bs", "4", "--s", "4", "--t", "4", *argv, "--json"], capsys)
         assert code == 0
         assert ("published.saves" in json.loads(out)["rules"]) is cited, argv
+    # the rolls given outright: no chart was read, whatever the save cites
+    code, out, _ = run(["odds", "attacks", "10", "--hit", "3+", "--wound", "4+", "--save", "4+"], capsys)
+    assert code == 0 and out.startswith("10 attacks, hit 3+, wound 4+, save 4+ [published.saves]"), out
 
 
 def test_the_foreign_check_itself() -> None:

@@ -206,7 +206,8 @@ def _run_attacks(args: argparse.Namespace) -> int:
             ruleset=args.ruleset, rules=rolls.rules)
         return 0
     save = f", save {rolls.save}+" if rolls.save else ", no save"
-    charts = f" ({args.ruleset} charts)" if rolls.rules else ""
+    charted = args.hit is None or args.wound is None  # a roll read off the edition's charts (a save is no chart's)
+    charts = f" ({args.ruleset} charts)" if charted else ""
     title = (f"{args.n} attacks{charts}, hit {_roll_text(rolls.hit)}, wound {_roll_text(rolls.wound)}"
              f"{save}{' [' + ', '.join(rolls.rules) + ']' if rolls.rules else ''}")
     distribution_table(title, table, "unsaved wounds")
