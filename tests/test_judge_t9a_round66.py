@@ -56,7 +56,6 @@ def _bolt_at_an_engaged_rank() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="round 66: no nudge after a spell's casualties at an Engaged unit")
 @pytest.mark.rule(NUDGE, CASUALTIES, LAST, PART, MAGIC)
 def test_a_spell_that_slays_the_last_spearman_beside_his_hero_nudges_the_orcs_back_into_his_contact() -> None:
     # The 2022 text, Losing Base Contact: "Removing casualties may cause units to lose base contact with their foe.
