@@ -106,7 +106,6 @@ def _deployment() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="round 66: a join's ruling does not cite t9a.join.moved-separately, unit-stops")
 @pytest.mark.rule(DEPLOY, APART, STOPS, "t9a.join.move", "t9a.leave.when")
 def test_a_mage_marching_to_join_a_unit_deployed_with_its_hero_is_told_both_clauses(tmp_path: Path) -> None:
     g = reloading_game(_deployment())
