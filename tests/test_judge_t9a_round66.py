@@ -145,7 +145,6 @@ def _conclave_and_mage() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="round 66: the shot's ruling does not cite t9a.join.moved-separately")
 @pytest.mark.rule(CONCLAVE, PART, APART, STOPS, MAGIC, "published.t9a-who-can-shoot")
 def test_a_mage_in_the_wizard_conclave_casts_his_own_spells_and_does_not_shoot_after_marching_to_join() -> None:
     g = reloading_game(_conclave_and_mage())
