@@ -93,6 +93,31 @@ def test_a_spell_that_slays_the_last_spearman_beside_his_hero_nudges_the_orcs_ba
     assert fine.get((True, False), 0) == 0 and fine.get((True, True), 0) > 0, fine
 
 
+@pytest.mark.rule(NUDGE, MISCAST, PART, "published.t9a-spell-types")
+def test_a_miscast_that_slays_the_spearman_beside_the_wizard_hero_nudges_the_orcs_back_into_his_contact() -> None:
+    # The elves' Magic phase, the same rank: the Hero (a Wizard Adept) is Engaged with his unit, so he casts no
+    # Missile (Lightning Bolt is not offered) but may cast Spectral Blades (Hex). Three 3s on three Magic Dice
+    # (3 - 1 = 2): the spell is cast (9 against 6: 2 hits, neither wounds), then Witchfire: D6 = 1 hit of S3, AP2 on
+    # his own unit, s0's, wounding on 6 (no save at 5+ with AP2). The orcs, who lost no model, are nudged.
+    data = _bolt_at_an_engaged_rank()
+    data["active"] = "elves"
+    data["sides"]["orcs"].pop()  # no Shaman
+    hero = data["sides"]["elves"][1]
+    hero["rules"], hero["spells"] = ["Wizard Adept"], ["Spectral Blades", "Lightning Bolt"]
+    g = reloading_game(data)
+    assert {a["spell"] for a in offered(g, "cast")} == {"Spectral Blades"}
+    before = g.state
+    blades = {"do": "cast", "unit": "hero", "spell": "Spectral Blades", "target": "orcs", "dice": 3}
+    events = g.apply(blades, ScriptedDice([3, 3, 3, 1, 1, 1, 1, 1, 6]))
+    miscast = next(e for e in events if e.kind == "miscast")
+    assert "Witchfire" in miscast.message and "slain: s0" in miscast.message, miscast
+    assert NUDGE in miscast.rules and "orcs is nudged" in miscast.message, miscast
+    assert _hero_touches_an_orc(g.state) and g.state.unit("orcs").models[0].at[1] == before.unit("orcs").models[0].at[1]
+    g = saved_and_loaded(g)
+    play_to(g, "melee", "elves")
+    assert {"do": "fight", "unit": "hero"} in offered(g, "fight")
+
+
 # -- 2. a Hero deployed in the Spearmen; the Mage marches to join them: the ruling says and cites both clauses ------
 def _deployment() -> dict[str, Any]:
     """The elves' Deployment: the Spearmen (five files, two ranks), the Hero and a Mage (a Wizard Adept with a bow and
@@ -188,3 +213,62 @@ def test_a_mage_in_the_wizard_conclave_casts_his_own_spells_and_does_not_shoot_a
     assert APART in ruling.rules, ruling
     events = g.apply(shot)
     assert APART in events[0].rules and "mage marched this turn and does not shoot" in events[0].message, events[0]
+
+
+# -- 4. no join to an Engaged unit; the combat won, the next turn the Mage joins it; a character who moved apart -----
+def _guard_in_combat() -> dict[str, Any]:
+    """The elves' Movement phase: the Spearmen with their Hero; a lone Mage 4" to the right of the Guard, five Spearmen (A1) in
+    one rank Engaged with one wolf (no Attacks) before their centre; the orcs far off."""
+    data = scenario(phase="movement", active="elves", enemy_y=44)
+    data["sides"]["elves"].append({"id": "mage", "character": "independent",
+                                   "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [30, 12]}]})
+    data["sides"]["elves"].append({"id": "guard", "status": ["engaged"], "formation": {"position": [24, 14],
+                                                                                     "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": SPEAR, "base": [20, 20]}
+                                              for i in range(5)]})
+    data["sides"]["orcs"].append({"id": "wolves", "status": ["engaged"],
+                                  "formation": {"position": [24, 14], "facing": 180, "files": 1},
+                                  "models": [{"name": "w0", "profile": STILL_ORC, "base": [25, 25]}]})
+    return data
+
+
+@pytest.mark.rule(FORBIDDEN, UNIVERSAL, APART, "t9a.join.move", "t9a.char.lone", "t9a.leave.when")
+def test_no_character_joins_the_engaged_guard_until_its_combat_is_won_and_one_who_moved_apart_joins_nobody() -> None:
+    g = reloading_game(_guard_in_combat())
+    # the seed: units Engaged in close combat cannot be joined, by a lone character or by one moving out of his unit
+    refused(g, {"do": "join", "character": "mage", "unit": "guard", "rank_choice": "widen"}, FORBIDDEN,
+            "guard is engaged: no character can join it")
+    refused(g, {"do": "join", "character": "hero", "unit": "guard", "rank_choice": "widen"}, FORBIDDEN,
+            "guard is engaged")
+    assert {a["unit"] for a in offered(g, "join")} == {"spears", "mage"}
+    # only a character joins (t9a.char.universal): the Guard, a unit without the Character rule, joins nobody
+    refused(g, {"do": "join", "character": "guard", "unit": "spears"}, UNIVERSAL, "not a character")
+    # the Mage moves 2" on his own (a unit of one, t9a.char.lone): his move is spent, and a join is a move
+    join_spears = {"do": "join", "character": "mage", "unit": "spears"}
+    assert g.check(join_spears).legal
+    g.apply({"do": "move", "unit": "mage", "to": [[30, 10]]})
+    refused(g, join_spears, "t9a.join.move", "mage has already moved this turn")
+    # the Hero leaves the Spearmen (his own move, apart from the unit's: t9a.leave.unit-not-moved) and cannot join
+    # them again, nor join the Mage, this phase
+    leave = offered(g, "leave")[0]
+    g.apply(leave)
+    assert {s.value for s in g.state.unit("hero").status} == {"moved"} and not g.state.unit("spears").status
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "t9a.join.move", "hero has already moved")
+    assert not any(a["character"] == "hero" for a in offered(g, "join"))
+    g = saved_and_loaded(g)
+    # the elves' Melee phase: the Guard's three blows at the wolf (6 to hit, 6 to wound, the 6+ save fails on 1)
+    play_to(g, "melee", "elves")
+    events = g.apply({"do": "fight", "unit": "guard"}, ScriptedDice([6] * 6 + [1] * 34))
+    assert "slain: w0" in events[0].message and not g.state.unit("wolves").models, events
+    assert Status.ENGAGED not in g.state.unit("guard").status
+    # the elves' next Movement phase: the Guard is Engaged no more, and the Mage joins it (legal, offered)
+    play_to(g, "movement", "elves")
+    join = {"do": "join", "character": "mage", "unit": "guard", "rank_choice": "widen"}
+    assert any(a["character"] == "mage" and a["unit"] == "guard" for a in offered(g, "join"))
+    ruling = g.check(join)
+    assert ruling.legal and FORBIDDEN not in ruling.rules and APART in ruling.rules, ruling
+    before = g.state
+    events = g.apply(join)
+    assert g.state.unit("mage").joined == "guard" and STOPS in events[0].rules
+    g.undo()
+    assert g.state == before
