@@ -57,6 +57,10 @@ published.t9a-magic only (the words are right); a join to a unit Shaken by its H
 seed forbids only Engaged and Fleeing units) and its note says "the unit cannot move again" of a unit that could not
 move at all, and whether the joiner is then Shaken is not said by the texts the project holds; a join refused after a
 leave cites t9a.join.move alone ("has already moved this turn").
+legal_actions: only a join's and a shot's rulings changed (two ids, one look at the notes); bench_legal_actions --only
+t9a, best of 30, now / ecbe87ce (ms), two runs: captain_joins 0.972 / 0.954 and 0.935 / 0.968,
+unit_reduced_to_character 0.117 / 0.118 and 0.117 / 0.120, whole_turn 0.926 / 0.918 and 0.921 / 0.917,
+wizard_charges_out 0.671 / 0.667 and 0.657 / 0.664: within noise, the same actions.
 """
 
 from __future__ import annotations
