@@ -121,7 +121,7 @@ def test_a_character_marching_to_join_halts_the_unit_which_has_not_moved_and_he_
     ruling = g.check(join)
     # 6" behind the unit's front rank: his slot in its centre is 5.61" away, beyond his Advance Rate 5": a March
     assert ruling.legal and "moving 5.61\" of its 10\"" in ruling.reason, ruling
-    assert "it counts as having marched; the unit does not" in ruling.notes, ruling
+    assert "it counts as having marched; the unit does not [t9a.join.moved-separately]" in ruling.notes, ruling
     events = g.apply(join)
     assert {STOPS, APART} <= set(events[0].rules) and "spears cannot move again this phase" in events[0].message
     assert _statuses(g, "hero") == {"moved", "marched"} and _statuses(g, "spears") == {"halted"}

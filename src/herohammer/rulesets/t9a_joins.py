@@ -161,7 +161,8 @@ def _moved_apart_note(host: Unit, marched: bool) -> str:
     has (judge round 51: it was told "the unit does not" of a unit that had marched)."""
     own = "it counts as having marched" if marched else "it counts as having moved"
     if not any(host.has(s) for s in (Status.MOVED, Status.MARCHED)):
-        return f"{own}; the unit does not"
+        # round 66: the plain case said the clause's words without its id, and the ruling did not cite it
+        return f"{own}; the unit does not [t9a.join.moved-separately]"
     if rallied(host):  # round 61: it was told "marched this turn on its own move" of a unit that had only rallied
         return (f"{own}; {host.id} rallied this turn and counts as having marched, apart from him "
                 f"[{RALLY_RULE}, t9a.join.moved-separately]")
@@ -320,7 +321,8 @@ class JoinRules(Ruleset):
         return Ruling.allow(
             f"{plan.character.id} {out}joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
-            "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", *_rank_choice_rules(plan),
+            "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", "t9a.join.unit-stops",
+            "t9a.join.moved-separately", *_rank_choice_rules(plan),
             *_character_unit_rules(plan), *(("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved") if plan.left else ()),
             *((FLY_RULE,) if action.fly else ()),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),

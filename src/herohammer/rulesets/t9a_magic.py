@@ -53,6 +53,7 @@ from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, re
 from .t9a_discipline import choose_conclave_spells
 from .t9a_units import has_conclave, host_of, lone_rules, model_wounds, sight_all
 from .t9a_moves import in_front_arc
+from .t9a_nudge import LOSING_CONTACT, nudge_back
 from .t9a_panic import closest_enemy_centre
 from .t9a_combat import TO_WOUND, hit_a_character, spell_harm_said, members, models_in, panic_after_losses, wound_shares
 
@@ -345,6 +346,24 @@ def caster_model(unit: Unit) -> Model | None:
     return unit.models[0] if unit.models else None
 
 
+@implements(LOSING_CONTACT)
+def nudged_after(pre: GameState, state: GameState) -> tuple[GameState, str]:
+    """Nudge back into base contact the Engaged units a spell's or a Miscast's casualties parted, as a fight's are
+    (2022 text, Losing Base Contact: "Removing casualties may cause units to lose base contact with their foe ...
+    after removing all casualties caused by simultaneous attacks", casualties of any source; judge round 66: only
+    melee casualties were followed by a nudge, and a Hero whose last spearman a Lightning Bolt slew stood out of his
+    foe's contact, both Engaged, neither able to fight).  Also say it ("" if nothing was nudged)."""
+    if models_lost(pre, state) == 0:
+        return state, ""
+    state, said = nudge_back(pre, state)
+    return state, "; ".join(said)
+
+
+def models_lost(pre: GameState, state: GameState) -> int:
+    """How many models left the table between two states (casualties)."""
+    return sum(len(u.models) for u in pre.units) - sum(len(u.models) for u in state.units)
+
+
 class MagicPhase(Ruleset):
     """Rule on and resolve casting in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
@@ -507,6 +526,8 @@ class MagicPhase(Ruleset):
                 rules.append(DISTRIBUTING_HITS)
             if COMMAND_GROUP in hit_said:
                 rules.append(COMMAND_GROUP)
+            if LOSING_CONTACT in hit_said:
+                rules.append(LOSING_CONTACT)
             events.append(Event("cast", said, tuple(rules), rolls_since(dice, start, hits_rolled), (("outcome", outcome),)))
             events.extend(panic)  # the Panic test's dice are its own event's
         else:
@@ -544,6 +565,10 @@ class MagicPhase(Ruleset):
             said = f"{head}, Armour Penetration {MISCAST_AP}: {hit_said}"
             rules += (TO_WOUND,) + ((DISTRIBUTING_HITS,) if DISTRIBUTING_HITS in hit_said else ()) + (
                 (COMMAND_GROUP,) if COMMAND_GROUP in hit_said else ())
+            state, nudged = nudged_after(pre, state)
+            if nudged:
+                said += f"; {nudged}"
+                rules += (LOSING_CONTACT,)
         else:
             model = caster_model(unit)
             assert model is not None  # a caster without its model does not cast (rule_cast)
@@ -557,10 +582,15 @@ class MagicPhase(Ruleset):
                                    MISCAST)
                 said = (f"{head}: {hits} hits on {model.name} wounding on {MISCAST_WOUND_ON}+, Armour Penetration 10 "
                         f"(no armour save): {wounds} wound{'s' * (wounds != 1)}")
+            pre = state
             state, dead = take_wounds(state, [(state.unit(unit.id), model)], wounds)
             if dead:
                 state = remove_casualties(state, host, dead)
                 said += f", {model.name} slain" if name != "Breach in the Veil" else ""
+                state, nudged = nudged_after(pre, state)
+                if nudged:
+                    said += f"; {nudged}"
+                    rules += (LOSING_CONTACT,)
         events = [Event("miscast", said, rules, rolls_since(dice, start), (("outcome", name),))]
         if models_in(state, host) and models_in(state, host) < before:
             # the Miscast's losses are heavy casualties like a spell's (with the phase's earlier losses: a quarter
@@ -580,6 +610,8 @@ class MagicPhase(Ruleset):
         state, harms = wound_shares(state, target_id, hits, spell.strength, dice, spell.name, ap=spell.ap)
         said = spell_harm_said(hits, spell.strength, harms) + (
             f" [{DISTRIBUTING_HITS}]" if hit_a_character(pre, harms) else "")
+        state, nudged = nudged_after(pre, state)
+        said += f"; {nudged}" if nudged else ""
         hits_rolled = rolls_made(dice)
         at = next(m.at for u in state.combined(unit.id) for m in u.models)
         state, panic = panic_after_losses(state, target_id, before, dice, at)

@@ -220,6 +220,8 @@ class ShootingPhase(Ruleset):
             rules.append(WHO_CAN_SHOOT)
         if any("t9a.join.part-of-unit]" in n for n in notes):  # a character who marched with his unit
             rules.append("t9a.join.part-of-unit")
+        if any("t9a.join.moved-separately]" in n for n in notes):  # one who marched apart (round 66: words only)
+            rules.append("t9a.join.moved-separately")
         if any(SHOOTING_WEAPONS in n for n in notes):
             rules.append(SHOOTING_WEAPONS)
         if action.at is not None and action.at != target.id:  # the attacker's pick of who takes the odd hits
