@@ -112,6 +112,19 @@ def test_a_lance_gives_its_bonus_only_when_charging() -> None:
     assert wielded(light, True, True, False).profile.i == light.profile.i
 
 
+@pytest.mark.rule("published.t9a-light-lance", "published.t9a-lance", CCW)
+def test_a_hero_s_light_lance_strikes_harder_in_play_only_when_his_unit_charged() -> None:
+    """Played through the fight (the test above asks ``wielded`` alone): +1 S and +1 AP when Charging, else none."""
+    for charged, words in ((True, "3 attacks with light lance (S5 AP1) at orcs"),
+                           (False, "3 attacks with light lance (S4) at orcs")):
+        data = scenario(phase="melee", active="elves", enemy_y=20, hero_weapons=["light lance"],
+                        spear_status=["engaged", *(["charged"] if charged else [])], orc_status=["engaged"])
+        g = Game(state_from_data(data))
+        g.apply(FIGHT, SeededDice(1))
+        assert f"I6: elves {words}" in _line(g), _line(g)
+        assert "published.t9a-light-lance" in g.log[0].rules
+
+
 @pytest.mark.rule("published.t9a-spear")
 def test_a_spear_engaged_in_the_flank_gains_no_first_round_bonus() -> None:
     spearman = _model(["spear"])
