@@ -1,0 +1,98 @@
+"""A judge's cases for 40k 3rd and 4th edition, round 68 (docstring completed at the end of the round)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+
+from test_judge_40k_round41 import highest_reaches
+from _w40k import EDITIONS, armed, brute, cli_check, game, hero, kinds, model, saved, saved_and_loaded, scenario
+
+
+# == 1. both editions: a squad and its Captain roll for difficult terrain as a unit, and the ruling says why =========
+
+WOODS = [{"id": "woods", "kind": "difficult", "polygon": [[26, 10], [40, 10], [40, 40], [26, 40]]}]
+NOT_SHARED = {"40k3": "40k3.ic.no-unit-abilities", "40k4": "40k4.ic.rules-not-shared"}
+INTO_WOOD = {"do": "move", "unit": "tac", "to": [[28, 28], [28, 30], [30, 29]]}
+
+
+def tac_and_cap_by_the_wood(ruleset: str, tac_rules: list[str], cap_rules: list[str] | None) -> Game:
+    """Red's Movement phase: tac's two Marines at (22, 28), (22, 30) (``tac_rules``) joined by the Captain at (24, 29)
+    (``cap_rules``; None: no Captain), 2" short of a wood; blue's one boltgun far at (10, 29)."""
+    tac = {"id": "tac", "models": [model(f"M{i + 1}", 22, 28 + 2 * i) for i in range(2)], "rules": tac_rules}
+    red = [tac] if cap_rules is None else [tac, hero("cap", 24, 29, joined="tac", rules=cap_rules)]
+    return game(scenario(ruleset, red, [{"id": "guns", "models": [armed("G1", 10, 29, "boltgun")]}],
+                         phase="movement", terrain=WOODS))
+
+
+MTC = ["move_through_cover"]
+#: (the squad's rules, the Captain's: None for none joined) -> (dice, the sharing clause cited) per edition.
+#: 3rd edition: the Captain's re-roll (40k3.ic.move-through-cover) is always his own, never tac's; Move Through Cover
+#: counts for tac and him only when both have it. 4th: every character has Move Through Cover
+#: (40k4.char.move-through-cover), tac only if its own rules say so.
+ROLLS: dict[str, dict[tuple[str, str], tuple[int, bool]]] = {
+    "40k3": {("-", "none"): (2, False), ("-", "-"): (2, True), ("-", "mtc"): (2, True), ("mtc", "-"): (2, True),
+             ("mtc", "mtc"): (3, True)},
+    "40k4": {("-", "none"): (2, False), ("-", "-"): (2, True), ("-", "mtc"): (2, True), ("mtc", "-"): (3, False),
+             ("mtc", "mtc"): (3, False)},
+}
+
+
+UNCITED = pytest.mark.xfail(strict=True, reason="the ruling and the roll's event do not cite the sharing clause")
+
+
+@pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.rules-not-shared", "published.move-through-cover",
+                  "published.difficult-terrain", "40k3.ic.move-through-cover", "40k4.char.move-through-cover")
+@pytest.mark.parametrize("ruleset,tac_mtc,cap", [
+    pytest.param(r, t, c, marks=[UNCITED] if ROLLS[r][(t, c)][1] else [])
+    for r in ("40k3", "40k4") for t, c in (("-", "none"), ("-", "-"), ("-", "mtc"), ("mtc", "-"), ("mtc", "mtc"))])
+def test_a_squad_and_its_captain_roll_the_wood_as_one_citing_why_his_rule_is_not_the_units(
+        ruleset: str, tac_mtc: str, cap: str) -> None:
+    """Seed 001: "the unit's special rules are not conferred upon the character, and the character's special rules
+    are not conferred upon the unit" (40k4.ic.rules-not-shared); "the combined unit moves ... at the speed of the
+    slowest model"; every character has Move Through Cover (40k4.char.move-through-cover). Seed 000: an independent
+    character joining a unit with special abilities does not gain them (40k3.ic.no-unit-abilities), and his re-roll
+    of any die in difficult terrain (40k3.ic.move-through-cover) is his (the clause's decision: a rule works for a
+    unit when every member has it). So tac with its Captain rolls 2D6 for the wood (11/36 for the 6" needed), 3D6
+    (91/216) only when tac and he both have Move Through Cover, never re-rolled: the texts' roll, as the engine
+    rolled it. Its ruling and the roll's event cited published.difficult-terrain (or move-through-cover) alone; they
+    must cite the sharing clause whenever a member holds a rule for difficult terrain the unit does not (3rd: always
+    with an independent character joined; 4th: tac without Move Through Cover), and not for tac alone, nor when all
+    share it. Exact odds by brute force over every face."""
+    g = tac_and_cap_by_the_wood(ruleset, MTC if tac_mtc == "mtc" else [],
+                                None if cap == "none" else MTC if cap == "mtc" else [])
+    n, cites = ROLLS[ruleset][(tac_mtc, cap)]
+    move = INTO_WOOD if cap != "none" else {**INTO_WOOD, "to": INTO_WOOD["to"][:2]}
+    expected = highest_reaches(n, 6, 0)
+    assert expected == {2: Fraction(11, 36), 3: Fraction(91, 216)}[n]
+    for h in (g, saved_and_loaded(g)):
+        ruling = h.check(move)
+        [note] = [x for x in ruling.notes if "difficult terrain" in x]
+        assert ruling.legal and f"the highest of {n}D6" in note and f"(chance {expected})" in note, ruling
+        assert "re-roll" not in note, note
+        assert (NOT_SHARED[ruleset] in note) is cites, note
+    reached = brute(g.state, move, lambda p: p.state.unit("tac").models[0].at == (28.0, 28.0), positions=True)
+    assert reached[True] == expected
+    [rolled] = kinds(g.apply(move, dice=ScriptedDice([6] * 3)), "difficult_terrain")
+    assert (NOT_SHARED[ruleset] in rolled.rules) is cites, rolled
+    assert len(rolled.rolls) == 1 and len(rolled.rolls[0].faces) == n
+
+
+@EDITIONS
+@UNCITED
+@pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.rules-not-shared", "published.difficult-terrain")
+def test_the_check_command_cites_why_the_captains_rule_is_not_the_squads(
+        ruleset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`herohammer check` on the saved state of tac (no Move Through Cover) with its Captain: the same 2D6 note, citing
+    the sharing clause of the edition."""
+    g = tac_and_cap_by_the_wood(ruleset, [], [])
+    result = cli_check(saved(g, tmp_path / "wood.json"), INTO_WOOD, capsys)
+    assert result["legal"], result
+    [note] = [x for x in result["notes"] if "difficult terrain" in x]
+    assert "highest of 2D6" in note and NOT_SHARED[ruleset] in note, note
