@@ -96,3 +96,26 @@ def test_the_check_command_cites_why_the_captains_rule_is_not_the_squads(
     assert result["legal"], result
     [note] = [x for x in result["notes"] if "difficult terrain" in x]
     assert "highest of 2D6" in note and NOT_SHARED[ruleset] in note, note
+
+
+@EDITIONS
+@pytest.mark.xfail(strict=True, reason="the assault's ruling and roll do not cite the sharing clause")
+@pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.rules-not-shared", "published.assault-terrain")
+def test_a_squad_and_its_captain_assaulting_through_the_wood_cite_why_his_rule_is_not_the_units(ruleset: str) -> None:
+    """The same in the Assault phase: tac with its Captain assaults Boyz inside the wood, the highest of 2D6 against
+    the longest path in it (the assault's dice are the move's, published.assault-terrain), its ruling and roll citing
+    the sharing clause; tac alone (the Captain not joined, far behind) cites none."""
+    boyz = {"id": "boyz", "models": [model(f"b{i + 1}", 28.5, 27 + 2 * i, 7, "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-")
+                                     for i in range(3)]}
+    assault = {"do": "assault", "unit": "tac", "target": "boyz"}
+    for joined in ("tac", None):
+        tac = {"id": "tac", "models": [model(f"M{i + 1}", 22, 28 + 2 * i) for i in range(2)]}
+        cap = hero("cap", 24, 29, joined="tac") if joined else hero("cap", 10, 5)
+        g = game(scenario(ruleset, [tac, cap], [boyz], phase="assault", terrain=WOODS))
+        ruling = g.check(assault)
+        [note] = [x for x in ruling.notes if "difficult terrain" in x]
+        assert ruling.legal and "the highest of 2D6 must reach" in note, ruling
+        assert (NOT_SHARED[ruleset] in note) is bool(joined), note
+        [rolled] = kinds(g.apply(assault, dice=ScriptedDice([6, 6])), "difficult_terrain")
+        assert (NOT_SHARED[ruleset] in rolled.rules) is bool(joined), rolled
+        assert len(rolled.rolls[0].faces) == 2
