@@ -44,13 +44,10 @@ ROLLS: dict[str, dict[tuple[str, str], tuple[int, bool]]] = {
 }
 
 
-UNCITED = pytest.mark.xfail(strict=True, reason="the ruling and the roll's event do not cite the sharing clause")
-
-
 @pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.rules-not-shared", "published.move-through-cover",
                   "published.difficult-terrain", "40k3.ic.move-through-cover", "40k4.char.move-through-cover")
 @pytest.mark.parametrize("ruleset,tac_mtc,cap", [
-    pytest.param(r, t, c, marks=[UNCITED] if ROLLS[r][(t, c)][1] else [])
+    pytest.param(r, t, c)
     for r in ("40k3", "40k4") for t, c in (("-", "none"), ("-", "-"), ("-", "mtc"), ("mtc", "-"), ("mtc", "mtc"))])
 def test_a_squad_and_its_captain_roll_the_wood_as_one_citing_why_his_rule_is_not_the_units(
         ruleset: str, tac_mtc: str, cap: str) -> None:
@@ -85,7 +82,6 @@ def test_a_squad_and_its_captain_roll_the_wood_as_one_citing_why_his_rule_is_not
 
 
 @EDITIONS
-@UNCITED
 @pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.rules-not-shared", "published.difficult-terrain")
 def test_the_check_command_cites_why_the_captains_rule_is_not_the_squads(
         ruleset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,7 +95,6 @@ def test_the_check_command_cites_why_the_captains_rule_is_not_the_squads(
 
 
 @EDITIONS
-@pytest.mark.xfail(strict=True, reason="the assault's ruling and roll do not cite the sharing clause")
 @pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.rules-not-shared", "published.assault-terrain")
 def test_a_squad_and_its_captain_assaulting_through_the_wood_cite_why_his_rule_is_not_the_units(ruleset: str) -> None:
     """The same in the Assault phase: tac with its Captain assaults Boyz inside the wood, the highest of 2D6 against
