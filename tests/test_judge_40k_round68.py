@@ -12,7 +12,8 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 
 from test_judge_40k_round41 import highest_reaches
-from _w40k import EDITIONS, armed, brute, cli_check, game, hero, kinds, model, saved, saved_and_loaded, scenario
+from _w40k import (EDITIONS, armed, brute, cli_check, game, hero, kinds, model, next_turn_to, saved, saved_and_loaded,
+                   scenario)
 
 
 # == 1. both editions: a squad and its Captain roll for difficult terrain as a unit, and the ruling says why =========
@@ -114,3 +115,93 @@ def test_a_squad_and_its_captain_assaulting_through_the_wood_cite_why_his_rule_i
         [rolled] = kinds(g.apply(assault, dice=ScriptedDice([6, 6])), "difficult_terrain")
         assert (NOT_SHARED[ruleset] in rolled.rules) is bool(joined), rolled
         assert len(rolled.rolls[0].faces) == 2
+
+
+# == 2. both editions: an assault, its casualties, and who is still in base contact when the Captain strikes =========
+
+MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+FIST_CAPTAIN = "WS5 BS5 S4 T4 W2 I5 A2 Ld10 Sv3+"
+BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
+NO_CONTACT = {"40k3": "published.close-combat", "40k4": "40k4.cc.base-contact"}
+FIGHT = {"do": "fight", "unit": "tac"}
+#: tac's four blows at I4 (two Marines, A1 + 1 for assaulting): one hits (6) and wounds (6), b2 is slain; the Boyz'
+#: Morale check (and 3rd edition's Last Man Standing) passes on 1, 1
+B2_SLAIN = [6, 1, 1, 1, 6, 1, 1, 1, 1]
+#: tac's blows all miss (1s); b2's two at tac miss; the Captain's three (power fist) miss: a draw
+ALL_MISS = [1] * 12
+
+
+def tac_and_fist_captain_before_boyz(ruleset: str) -> Game:
+    """Red's Assault phase: tac's Marines at (20, 20), (22, 20), joined by the Captain (power fist: strikes at
+    Initiative 1, published.initiative) at (24, 20); blue's Boyz b2 at (23, 24), b3 behind it at (23, 27.2), more than 2" from it."""
+    tac = {"id": "tac", "models": [model("M1", 20, 20, 8, MARINE), model("M2", 22, 20, 8, MARINE)]}
+    cap = {"id": "cap", "character": "independent", "joined": "tac",
+           "models": [{**model("Cap", 24, 20, 10, FIST_CAPTAIN), "weapons": ["power fist"]}]}
+    boyz = {"id": "boyz", "models": [model("b2", 23, 24, 7, BOY), model("b3", 23, 27.2, 7, BOY)]}
+    return game(scenario(ruleset, [tac, cap], [boyz], phase="assault"))
+
+
+def touching(g: Game) -> set[tuple[str, str]]:
+    """The pairs (red model, blue model) in base contact, measured here centre to centre (25mm bases)."""
+    from math import dist
+    red = [m for u in g.state.units if u.side == "red" for m in u.models]
+    blue = [m for u in g.state.units if u.side == "blue" for m in u.models]
+    return {(r.name, b.name) for r in red for b in blue if dist(r.at, b.at) <= 25 / 25.4 + 0.01}
+
+
+def cap_struck(p: Game) -> bool:
+    """Whether the Captain's blows were struck (an attacks event of his)."""
+    return any(e.kind == "attacks" and e.message.startswith("Cap ") for e in p.log)
+
+
+def one_struck_at_i1(p: Game) -> bool:
+    """Whether a blow was struck at Initiative 1, the Captain's step alone here (the step's event data: exact on the
+    fast walk, reliability round 53)."""
+    return any(e.kind == "initiative" and dict(e.data)["initiative"] == 1 for e in p.log)
+
+
+def said_no_attacks_at_i1(events: list[Any]) -> list[Any]:
+    """The fight's events saying the Captain makes no attacks at his Initiative step."""
+    return [e for e in events if e.message.startswith("cap") and "makes no attacks" in e.message
+            and "Initiative 1" in e.message]
+
+
+@EDITIONS
+@pytest.mark.xfail(strict=True, reason="the Captain whose only foe in base contact was slain before his Initiative "
+                   "step strikes no blow, and the fight says nothing of it")
+@pytest.mark.rule("40k4.cc.base-contact", "published.close-combat", "published.initiative", "published.pile-in",
+                  "40k4.cc.separate-unit")
+def test_a_captain_whose_only_foe_in_contact_is_slain_before_his_step_is_told_he_makes_no_attacks(
+        ruleset: str) -> None:
+    """Seed 001: a character "MUST be in base-to-base contact with an enemy model in order to fight"
+    (40k4.cc.base-contact); 3rd edition: only models in base contact fight (published.close-combat), and models strike
+    in Initiative order, opponents read as they stand when each strikes (40k3.char.attack-allocation's decision).
+    tac assaults the Boyz: M1, M2 and the Captain all end touching b2 (measured here), b3 behind. The Captain's
+    power fist strikes at Initiative 1. tac's four blows at I4 slay b2 (4+ and 4+, no save: 1/4 each): the Captain,
+    touching no enemy at I1, makes no attacks - the fight must say so, naming him and the clause, as it says of a
+    character who touches none from the start; the Boyz' Morale holds and tac piles in (M1 and the Captain touching
+    b3, published.pile-in). His blows are struck exactly when b2 outlives all four: (3/4)^4 = 81/256, counted here
+    and by brute force; all missed, he strikes and nothing is said. In blue's Assault phase, touching b3, he strikes
+    again (the legal case: in base contact). Saved and loaded, the same; undone to the start."""
+    g = tac_and_fist_captain_before_boyz(ruleset)
+    start = g.state
+    g.apply({"do": "assault", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([]))
+    assert touching(g) == {("M1", "b2"), ("M2", "b2"), ("Cap", "b2")}
+    assaulted = g.state
+    assert brute(assaulted, FIGHT, one_struck_at_i1)[True] == Fraction(3, 4) ** 4 == Fraction(81, 256)
+    for h in (g, saved_and_loaded(g)):
+        missed = Game(h.state, ScriptedDice([]))
+        events = missed.apply(FIGHT, dice=ScriptedDice(ALL_MISS))
+        assert cap_struck(missed) and not said_no_attacks_at_i1(events)
+        events = h.apply(FIGHT, dice=ScriptedDice(B2_SLAIN))
+        assert [m.name for m in h.state.unit("boyz").models] == ["b3"] and not cap_struck(h)
+        [said] = said_no_attacks_at_i1(events)
+        assert NO_CONTACT[ruleset] in said.rules, said
+        assert touching(h) == {("M1", "b3"), ("Cap", "b3")}, touching(h)
+    next_turn_to(g, "blue", "assault")
+    assert touching(g) == {("M1", "b3"), ("Cap", "b3")}
+    events = g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([1] * 20))
+    assert cap_struck(g) and not said_no_attacks_at_i1(events)
+    while g.state != start:
+        g.undo()
+    assert touching(g) == set()
