@@ -167,8 +167,6 @@ def said_no_attacks_at_i1(events: list[Any]) -> list[Any]:
 
 
 @EDITIONS
-@pytest.mark.xfail(strict=True, reason="the Captain whose only foe in base contact was slain before his Initiative "
-                   "step strikes no blow, and the fight says nothing of it")
 @pytest.mark.rule("40k4.cc.base-contact", "published.close-combat", "published.initiative", "published.pile-in",
                   "40k4.cc.separate-unit")
 def test_a_captain_whose_only_foe_in_contact_is_slain_before_his_step_is_told_he_makes_no_attacks(
