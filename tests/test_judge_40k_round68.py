@@ -12,8 +12,8 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 
 from test_judge_40k_round41 import highest_reaches
-from _w40k import (EDITIONS, armed, brute, cli_check, game, hero, kinds, model, next_turn_to, saved, saved_and_loaded,
-                   scenario)
+from _w40k import (EDITIONS, MOVE, armed, brute, cli_check, game, hero, kinds, model, next_turn_to, saved,
+                   saved_and_loaded, scenario)
 
 
 # == 1. both editions: a squad and its Captain roll for difficult terrain as a unit, and the ruling says why =========
@@ -227,8 +227,6 @@ def bikers_left_and_cap_hurt(p: Game) -> tuple[int, int]:
 
 
 @EDITIONS
-@pytest.mark.xfail(strict=True, reason="the bikers' Dangerous Terrain event does not cite why the Captain's re-roll "
-                   "is not theirs")
 @pytest.mark.rule("published.dangerous-terrain", "40k4.char.move-through-cover", "published.skilled-rider",
                   "40k3.ic.move-through-cover", "40k4.ic.rules-not-shared", "40k3.ic.no-unit-abilities",
                   "published.movement")
@@ -241,7 +239,7 @@ def test_bikers_destroyed_by_the_wood_around_their_captain_whose_reroll_is_his_o
     round 68's first case has the move's roll say it. Exact odds, brute force against the product of each model's
     own die: each biker lost with 1/6, the Captain wounded with 1/36. Faces 1, 1 and 1 then 6: both bikers fall,
     the unit destroyed around him, he is unhurt and alone; a second move of his in the same phase is refused (he
-    has moved, published.movement). Undone, the bikers stand again with him joined."""
+    has moved: the edition's move clause, 40k3.char.move-as-type / published.movement). Undone, the bikers stand again with him joined."""
     g = bikers_and_bike_captain(ruleset)
     start = g.state
     ruling = g.check(THROUGH_WOOD)
@@ -262,10 +260,10 @@ def test_bikers_destroyed_by_the_wood_around_their_captain_whose_reroll_is_his_o
     assert his.message.startswith("cap: 1 dangerous terrain test") and "0 failed" in his.message
     assert set(OWN_REROLL[ruleset]) <= set(his.rules), his
     assert not g.state.unit("bikers").alive and g.state.unit("cap").joined is None
-    assert NOT_SHARED[ruleset] in theirs.rules, theirs
+    assert NOT_SHARED[ruleset] in theirs.rules and "with no re-roll" in theirs.message, theirs
     for h in (g, saved_and_loaded(g)):
         again = h.check({"do": "move", "unit": "cap", "to": [[36, 29]]})
-        assert not again.legal and "published.movement" in again.rules, again
+        assert not again.legal and MOVE[ruleset] in again.rules and "already moved" in again.reason, again
     while g.state != start:
         g.undo()
     assert len(g.state.unit("bikers").models) == 2 and g.state.unit("cap").joined == "bikers"

@@ -548,13 +548,20 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         order the unit's models stand, so the model hurt is known (and exact odds follow each model's own die).
 
         The test is the model's own, so each model's own Skilled Rider counts: a character's
-        is not lent to the unit he is with, nor the unit's to him.
+        is not lent to the unit he is with, nor the unit's to him. A unit tested beside a member that re-rolls (his
+        own rule) cites the sharing clause (``rules_sharing_rules``) and says its tests are not re-rolled (judge
+        round 68: the bikers beside their Captain cited the test alone).
         """
         events: list[Event] = []
-        for uid in dict.fromkeys([mv.unit_id for mv in moves if mv.dangerous]):
+        testing = list(dict.fromkeys([mv.unit_id for mv in moves if mv.dangerous]))
+        rerolls = {uid: self.dangerous_reroll(state, state.unit(uid)) for uid in testing}
+        for uid in testing:
             tested = [mv for mv in moves if mv.unit_id == uid and mv.dangerous]
             unit = state.unit(uid)
-            reroll, why = self.dangerous_reroll(state, unit)  # a test per model: each model's own rules
+            reroll, why = rerolls[uid]  # a test per model: each model's own rules
+            withheld = not reroll and any(r for r, _ in rerolls.values())  # a member's re-roll is his own
+            if withheld:
+                why = (*why, *self.rules_sharing_rules())
             again = Reroll.FAILED if reroll else Reroll.NONE
             start = rolls_made(dice)
             accident = unit.type in self.accident_types
@@ -562,7 +569,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 "dangerous terrain", "published.dangerous-terrain")
             failed = [mv for mv in tested if not dice.pool(1, 2, f"{uid}: {test} ({mv.model.name})", test_rule, again)]
             rules = ("published.dangerous-terrain", *why, *self.aboard_terrain_rules(state, unit))
-            again_said = f", failures re-rolled ({TEST_REROLLERS[why[0]]})" if reroll else ""
+            again_said = f", failures re-rolled ({TEST_REROLLERS[why[0]]})" if reroll else \
+                ", with no re-roll (a joined member's own is not the unit's)" if withheld else ""
             who = f" ({', '.join(mv.model.name for mv in failed)})" if failed else ""
             if accident:  # 3rd edition cavalry: a 1 is an accident, the model removed
                 rules = (*self.accident_rules(unit), *why)
