@@ -28,7 +28,7 @@ from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
 from .base import (LeadershipRuling, LeadershipSource, Resolution, Ruleset, leadership_sources, model_name_clash,
                    places_as_ruled)
-from .w40k_hooks import COHERENCY_WORDS, REROLLERS
+from .w40k_hooks import COHERENCY_WORDS, REROLLERS, WITHHELD_WORDS
 from .w40k_wounds import WoundBatch, apply_wounds, casualties
 from .w40k_psychic import left_of, who_fired
 from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
@@ -227,6 +227,28 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return ()
         return ("40k3.ic.move-through-cover", "40k3.ic.no-unit-abilities") if len(members) > 1 \
             else ("40k3.ic.move-through-cover",)
+
+    @implements("40k3.ic.no-unit-abilities")
+    def terrain_rules_withheld(self, state: GameState, unit: Unit, alone: bool = False) -> tuple[str, ...]:
+        """Cite the sharing clause (``rules_sharing_rules``) when a member of the moving unit has a rule for difficult
+        terrain the unit as a whole has not: Move Through Cover held by some members only, or the re-roll of an
+        independent character (``terrain_reroll_rules``) beside a model that is none. The unit rolls without it, and
+        the ruling and the roll say why (judge round 68: they cited the terrain clause alone)."""
+        if alone:
+            return ()
+        members = state.combined(unit.id)
+        if len(members) < 2:
+            return ()
+        if self.withheld(state, unit.id, "move_through_cover"):
+            return self.rules_sharing_rules()
+        if self.terrain_reroll_withheld(members):
+            return self.rules_sharing_rules()
+        return ()
+
+    def terrain_reroll_withheld(self, members: Sequence[Unit]) -> bool:
+        """Say whether a member's own re-roll of difficult terrain dice is not the unit's: an independent character's
+        (40k3.ic.move-through-cover) beside a model that is none."""
+        return any(u.is_independent for u in members) and not all(u.is_independent for u in members)
 
     @implements("40k3.ic.no-unit-abilities")
     def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
@@ -448,12 +470,14 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         aboard = self.aboard_terrain_rules(state, unit)
         reroll = self.terrain_reroll_rules(state, unit, alone)
+        withheld = self.terrain_rules_withheld(state, unit, alone)
         passengers = "; the passengers' Move Through Cover does not extend to the vehicle" if aboard else ""
         again = f", re-rolling each die below it once ({REROLLERS[reroll[0]]})" if reroll else ""
-        cited = ", ".join(dict.fromkeys((rule, *reroll, *aboard)))
+        cited = ", ".join(dict.fromkeys((rule, *reroll, *aboard, *withheld)))
         return (
             f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\"{again} "
-            f"(chance {_chance_to_reach(n, below, rule, need)}){passengers} [{cited}]",
+            f"(chance {_chance_to_reach(n, below, rule, need)}){passengers}{WITHHELD_WORDS if withheld else ''} "
+            f"[{cited}]",
         )
 
     def aboard_terrain_rules(self, state: GameState, unit: Unit) -> tuple[str, ...]:
@@ -484,8 +508,12 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         aboard = self.aboard_terrain_rules(state, unit)
         if aboard:
             msg += ": the Move Through Cover of the characters aboard does not extend to the vehicle"
+        withheld = self.terrain_rules_withheld(state, unit, alone)
+        if withheld:
+            msg += WITHHELD_WORDS
         apart = ("published.bases-apart",) if held else ()
-        return out, [Event("difficult_terrain", msg, tuple(dict.fromkeys((rule, *reroll, *aboard, *apart))), rolls)]
+        return out, [Event("difficult_terrain", msg, tuple(dict.fromkeys((rule, *reroll, *aboard, *withheld, *apart))),
+                           rolls)]
 
     def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]:
         """Return the moving units whose models pass over others: those with Fly as ``effective_rules`` reads it.
@@ -520,13 +548,20 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         order the unit's models stand, so the model hurt is known (and exact odds follow each model's own die).
 
         The test is the model's own, so each model's own Skilled Rider counts: a character's
-        is not lent to the unit he is with, nor the unit's to him.
+        is not lent to the unit he is with, nor the unit's to him. A unit tested beside a member that re-rolls (his
+        own rule) cites the sharing clause (``rules_sharing_rules``) and says its tests are not re-rolled (judge
+        round 68: the bikers beside their Captain cited the test alone).
         """
         events: list[Event] = []
-        for uid in dict.fromkeys([mv.unit_id for mv in moves if mv.dangerous]):
+        testing = list(dict.fromkeys([mv.unit_id for mv in moves if mv.dangerous]))
+        rerolls = {uid: self.dangerous_reroll(state, state.unit(uid)) for uid in testing}
+        for uid in testing:
             tested = [mv for mv in moves if mv.unit_id == uid and mv.dangerous]
             unit = state.unit(uid)
-            reroll, why = self.dangerous_reroll(state, unit)  # a test per model: each model's own rules
+            reroll, why = rerolls[uid]  # a test per model: each model's own rules
+            withheld = not reroll and any(r for r, _ in rerolls.values())  # a member's re-roll is his own
+            if withheld:
+                why = (*why, *self.rules_sharing_rules())
             again = Reroll.FAILED if reroll else Reroll.NONE
             start = rolls_made(dice)
             accident = unit.type in self.accident_types
@@ -534,7 +569,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 "dangerous terrain", "published.dangerous-terrain")
             failed = [mv for mv in tested if not dice.pool(1, 2, f"{uid}: {test} ({mv.model.name})", test_rule, again)]
             rules = ("published.dangerous-terrain", *why, *self.aboard_terrain_rules(state, unit))
-            again_said = f", failures re-rolled ({TEST_REROLLERS[why[0]]})" if reroll else ""
+            again_said = f", failures re-rolled ({TEST_REROLLERS[why[0]]})" if reroll else \
+                ", with no re-roll (a joined member's own is not the unit's)" if withheld else ""
             who = f" ({', '.join(mv.model.name for mv in failed)})" if failed else ""
             if accident:  # 3rd edition cavalry: a 1 is an accident, the model removed
                 rules = (*self.accident_rules(unit), *why)

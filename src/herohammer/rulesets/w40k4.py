@@ -260,6 +260,11 @@ class Warhammer40k4(Warhammer40k3):
             return ("published.monstrous-creatures",)
         return ()
 
+    @implements("40k4.ic.rules-not-shared")
+    def terrain_reroll_withheld(self, members: Sequence[Unit]) -> bool:
+        """Move Through Cover alone is withheld (``terrain_rules_withheld``): no independent character's re-roll in 4th edition (a Monstrous Creature's is the slowest model's rule)."""
+        return False
+
     @implements("40k4.ic.rules-not-shared", "40k4.ic.rules-lost", "40k4.char.move-through-cover")
     def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
         """Return a unit's rules now: not shared with its characters, except Stubborn; Infiltrate lost unless all have it.

@@ -21,7 +21,7 @@ from ..state import GameState
 from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Resolution, places_apart, with_its_unit
-from .w40k_hooks import REROLLERS
+from .w40k_hooks import REROLLERS, WITHHELD_WORDS
 from .w40k_morale import DIFFICULT_KINDS
 from .w40k_psychic import PsychicPowerRules
 from .w40k_wounds import slain_data
@@ -163,10 +163,11 @@ class AssaultRules(PsychicPowerRules):
         doubled = ", doubled" if way.factor != 1 else ""
         dangerous = f"; {tested} Dangerous Terrain test{'s' * (tested != 1)}" if tested else ""
         reroll = self.terrain_reroll_rules(state, unit)
+        withheld = self.terrain_rules_withheld(state, unit)
         again = f", re-rolling each die below it once ({REROLLERS[reroll[0]]})" if reroll else ""
         return (f"assaults through difficult terrain: the highest of {way.dice}D6{doubled} must reach {way.need:.2f}\" "
-                f"for every charger to go all the way{again}{dangerous} "
-                f"[{', '.join(dict.fromkeys(('published.assault-terrain', way.rule, *reroll)))}]",)
+                f"for every charger to go all the way{again}{dangerous}{WITHHELD_WORDS if withheld else ''} "
+                f"[{', '.join(dict.fromkeys(('published.assault-terrain', way.rule, *reroll, *withheld)))}]",)
 
     def _assault_way(self, state: GameState, unit: Unit, members: Sequence[Unit],
                      moves: list[movement.PlannedMove]) -> _AssaultWay:
@@ -300,7 +301,9 @@ class AssaultRules(PsychicPowerRules):
         said = (f"{unit.id} assaults through difficult terrain: rolls {allowed}\"{doubled}"
                 + (f" ({REROLLERS[reroll[0]]} re-rolls the dice below {below})" if reroll else "")
                 + (", and its assault move is cut short" if short else ""))
-        cited = tuple(dict.fromkeys(("published.assault-terrain", dice_rule, *reroll)))
+        withheld = self.terrain_rules_withheld(state, unit)
+        said += WITHHELD_WORDS if withheld else ""
+        cited = tuple(dict.fromkeys(("published.assault-terrain", dice_rule, *reroll, *withheld)))
         return moves, new_at, contacts, Event("difficult_terrain", said, cited, rolls_since(dice, start))
 
     @implements("published.assaulted-while-falling-back")

@@ -63,7 +63,9 @@ def _no_attacks(state: GameState, combat: Iterable[str]) -> list[Event]:
     return events
 
 
-Gathered = tuple[tuple[Job, ...], int, Event]  # an Initiative step's pools, the Initiative after it, its event
+#: an Initiative step's pools, the Initiative after it, its events (the step's, and what the steps it passed said:
+#: a character left touching no enemy, ``_foes_gone``); no pools: no blow left to strike, the events alone
+Gathered = tuple[tuple[Job, ...], int, tuple[Event, ...]]
 EventView = Callable[[Event], Hashable]
 ScoreRead = Callable[[tuple[tuple[str, int], ...]], Hashable]
 
@@ -202,6 +204,9 @@ class _FightSetup(NamedTuple):
     #: What the combat result works out whatever its dice, by the state it reads (``_Kept``): the state with every
     #: unit fought, the locks released.
     results: _Kept
+    #: The characters' models touching an enemy as the fight starts, (unit id, model name) by the Initiative they
+    #: strike at (``_touching_characters``): each is told if its foes are gone by its step (``_foes_gone``).
+    waiting: dict[int, tuple[tuple[str, str], ...]]
 
 
 class _Verdict(NamedTuple):
@@ -375,7 +380,7 @@ class CloseCombatRules(StrikeRules):
         """
         setup = state.remember(("fight", type(self), action.unit), lambda: self._fight_setup(state, action.unit))
         engagement, combat, allocations, levels, arms, start_gathered, later, fights = setup[:8]
-        strikes, results = setup.strikes, setup.results
+        strikes, results, waiting = setup.strikes, setup.results, setup.waiting
         # a state fought from once (a new state in play) gains nothing from remembering what the later steps gathered
         # on their own new states: from the second fight from it on (a search applying it again) they are remembered
         remember_later = fights[0] > 0
@@ -402,27 +407,35 @@ class CloseCombatRules(StrikeRules):
                     else:
                         gathered = gather(melee)
                     melee.gathered = gathered
-                if not gathered:  # every blow struck: the combat result is a step of its own
-                    return _Melee(melee.state, -1, melee.jobs, melee.caused, melee.events, melee.finished,
+                if not gathered or not gathered[0][0]:  # every blow struck: the combat result is a step of its own
+                    return _Melee(melee.state, -1, melee.jobs, melee.caused,
+                                  (*melee.events, *gathered[0][2]) if gathered else melee.events, melee.finished,
                                   melee.whole_score, melee.pending)
-                jobs, initiative, event = gathered[0]
-                events = (*events, event)
+                jobs, initiative, said = gathered[0]
+                events = (*events, *said)
             if len(jobs) == 1 and initiative < lowest:
                 initiative = -1  # no one left to strike: the combat result is next
             return self._strike(melee, jobs, initiative, events, dice, strikes if remember_later else None)
 
         def gather(melee: _Melee) -> tuple[Gathered, ...]:
-            """Return the attacks of the next Initiative step that has any, the Initiative after it and its event."""
+            """Return the attacks of the next Initiative step that has any, the Initiative after it and its events
+            (with what the steps passed said of a character left touching no enemy, ``_foes_gone``)."""
+            gone: tuple[Event, ...] = ()
             for initiative in range(melee.initiative, -1, -1):
-                if initiative in levels and (jobs := self._strikes(melee.state, engagement, initiative, allocations,
-                                                                            arms)):
+                if initiative not in levels:
+                    continue
+                jobs = self._strikes(melee.state, engagement, initiative, allocations, arms)
+                here = self._foes_gone(melee.state, engagement, waiting[initiative], initiative) \
+                    if waiting and initiative in waiting else ()
+                if jobs:
                     pools = []
                     for key, (n, pool) in jobs.items():
                         pools.append((key, n, tuple(pool)))
                     return ((tuple(pools), initiative - 1,
-                             Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",),
-                                   data=(("initiative", initiative),))),)
-            return ()
+                             (*gone, Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",),
+                                           data=(("initiative", initiative),)), *here)),)
+                gone += here
+            return (((), -1, gone),) if gone else ()
 
         def result(melee: _Melee, dice: Dice) -> _Melee:
             kept = results if remember_later else None
@@ -466,7 +479,7 @@ class CloseCombatRules(StrikeRules):
                            (opening, *self._characters_apart(state, engagement),
                             *self._supporters_notes(state, engagement), *_no_attacks(state, combat),
                             *self._second_weapon_notes(state, combat), *self._fixed_initiative_notes(state, engagement)),
-                           _Strikes(), _Kept())
+                           _Strikes(), _Kept(), self._touching_characters(state, engagement))
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
                 dice: Dice, kept: _Strikes | None = None) -> _Melee:

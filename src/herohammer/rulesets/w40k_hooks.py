@@ -37,6 +37,8 @@ ASSAULT_12_TYPES_3RD = FAST_TYPES
 #: Who re-rolls the dice for difficult terrain, by the first rule ``terrain_reroll_rules`` cites (the events' words).
 REROLLERS = {"published.monstrous-creatures": "a Monstrous Creature",
              "40k3.ic.move-through-cover": "an independent character"}
+#: said where a member's own rule for difficult terrain is not the moving unit's (``terrain_rules_withheld``)
+WITHHELD_WORDS = "; the unit rolls as one, and a rule for difficult terrain some of its members have is not the unit's"
 COHERENCY_WORDS = "(every model, the characters who joined it too, within 2\" of another, all connected)"
 #: Weapon types whose firing may bar the unit's assault that turn (published.assault-after-firing); Heavy only for
 #: a unit that is not a Monstrous Creature (``bars_assault``)
@@ -183,6 +185,10 @@ class CombatHooks(Ruleset):
     def terrain_reroll_rules(self, state: GameState, unit: Unit, alone: bool = False) -> tuple[str, ...]:
         """Return the rules by which a moving unit re-rolls its difficult terrain dice, each die below the distance
         needed once (``REROLLERS`` names who); none here."""
+        return ()
+
+    def terrain_rules_withheld(self, state: GameState, unit: Unit, alone: bool = False) -> tuple[str, ...]:
+        """Return the clause by which a member's own rule for difficult terrain is not the moving unit's (none here)."""
         return ()
 
     def weapons_a_turn(self, unit: Unit) -> int:

@@ -206,6 +206,49 @@ class StrikeRules(CombatResultRules):
                 ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
         return events
 
+    def _touching_characters(self, state: GameState, engagement: Engagement) -> dict[int, tuple[tuple[str, str], ...]]:
+        """Return the characters' models that touch an enemy model as the fight starts and have Attacks, as (unit id,
+        model name) by the Initiative they strike at: ``_foes_gone`` asks of them at their step (one touching none
+        from the start is told by ``_characters_apart``)."""
+        waiting: dict[int, list[tuple[str, str]]] = {}
+        contacts: Contacts | None = None
+        for uid in engagement.units:
+            unit = state.unit(uid)
+            if not (unit.is_character and unit.models):
+                continue
+            if contacts is None:
+                contacts = engagement.now(list(filter(MODELS_OF, map(state.unit, engagement.units))))
+            fixed = uid in engagement.fixed
+            for i, m in enumerate(unit.models):
+                if contacts.of(uid, i) and self._attacks(state, unit, m):
+                    level = striking_initiative(state, m) if fixed else m.profile.i
+                    waiting.setdefault(level, []).append((uid, m.name))
+        return {level: tuple(models) for level, models in waiting.items()}
+
+    @implements("40k4.cc.base-contact", "published.close-combat", "published.initiative")
+    def _foes_gone(self, state: GameState, engagement: Engagement, waiting: tuple[tuple[str, str], ...],
+                   initiative: int) -> tuple[Event, ...]:
+        """Say which of the characters' models that touched an enemy as the fight began and strike at this Initiative
+        (``_touching_characters``), still standing, touch none now: the enemy models in base contact with them were
+        slain before their step, so they make no attacks - a character "MUST be in base-to-base contact with an enemy
+        model in order to fight" (40k4.cc.base-contact; 3rd edition: only models in base contact fight,
+        published.close-combat), opponents read as they stand when each strikes. Judge round 68: his blows were not
+        struck, and nothing said why."""
+        said: list[Event] = []
+        contacts: Contacts | None = None
+        for uid, name in waiting:
+            unit = state.unit(uid)
+            at = next((i for i, m in enumerate(unit.models) if m.name == name), None)
+            if at is None:  # slain before his step: he does not strike (published.initiative)
+                continue
+            if contacts is None:
+                contacts = engagement.now(list(filter(MODELS_OF, map(state.unit, engagement.units))))
+            if not contacts.of(uid, at):
+                said.append(Event("character_in_combat", f"{uid} makes no attacks at Initiative {initiative}: the "
+                                  f"enemy models in base contact with {name} were slain before it struck, and it "
+                                  "touches no other", (self.contact_rule, "published.initiative")))
+        return tuple(said)
+
     @implements("published.close-combat", "40k4.cc.engaged-only", "40k4.cc.separate-unit")
     def _supporters_notes(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say, in a multiple combat (a unit facing more than one enemy unit, a character among them being a unit of
