@@ -347,7 +347,8 @@ class JoinRules(Ruleset):
         key = (type(self), "join basis", character, unit)
         return state.remember(key, lambda: self._work_out_join_basis(state, character, unit))
 
-    @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position")
+    @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position",
+                "published.t9a-move")
     def _work_out_join_basis(self, state: GameState, character: str, unit: str) -> _JoinBasis | IllegalActionError:
         """Refuse a join whatever its file (as the refusal, not raised: it is remembered), or say what every file shares."""
         try:
@@ -393,8 +394,12 @@ class JoinRules(Ruleset):
         if ch.has(Status.CHARGED):
             return _charged_refusal(ch)
         if any(ch.has(s) for s in MOVED):
-            said, rally = why_moved(ch, f"{ch.id} has already moved this turn")
-            return _refuse(said, "t9a.join.move", *rally)
+            # round 67: his move of the phase is spent, a leave out of a unit too (no leave and rejoin in one phase,
+            # 2022 text); one move a Movement phase is published.t9a-move's, which the refusal did not cite
+            said, rally = why_moved(ch, f"{ch.id} has already moved this turn: a join is its Advance or March move, "
+                                    "and it has made its one move of the phase (its own, or a leave out of a unit: "
+                                    "it does not leave a unit and join one again in the same phase)")
+            return _refuse(said, "t9a.join.move", *(rally or ("published.t9a-move",)))
         f = formation_of(host)
         if f is None:
             return _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
