@@ -406,9 +406,9 @@ class MagicPhase(Ruleset):
         spell = find_spell(action.spell)
         if spell is not None and spell.name not in unit.spells and (gone := _conclave_gone(state, unit, spell.name)):
             return gone
-        if spell is not None and spell.name not in unit.spells and (theirs := _conclaves_not_his(state, unit,
-                                                                                                  spell.name)):
-            return theirs
+        if spell is not None and spell.name not in unit.spells and (hosts := _conclaves_not_his(state, unit,
+                                                                                                 spell.name)):
+            return hosts
         if spell is None or spell.name not in unit.spells:
             return Ruling.forbid(f"{unit.id} does not know {action.spell} (it knows: {', '.join(unit.spells) or 'none'})",
                                  MAGIC, *((CONCLAVE,) if has_conclave(unit) else ()))
