@@ -183,7 +183,13 @@ def _stops_said(state: GameState, ch: Unit, host: Unit) -> tuple[tuple[str, ...]
     joiner is not Shaken: the failed charge Shakes the models then in the unit (2022 text, Charging out of a Unit: "all
     models in the Combined Unit are Shaken until the end of the Player Turn"), and a join is not among what makes a
     model Shaken (Shaken page); the unit stays Shaken, so it does not shoot, him with it (round 57)."""
-    if any(host.has(s) for s in MOVED) or not any(u.has(Status.SHAKEN) for u in state.combined(host.id)):
+    # read on every join legal_actions offers: one loop over the status sets, Shaken first (round 67, bench)
+    for u in state.combined(host.id):
+        if Status.SHAKEN in u.status:
+            break
+    else:
+        return (STOPS_NOTE,), ()
+    if not host.status.isdisjoint(MOVED):
         return (STOPS_NOTE,), ()
     return ((f"{host.id} is Shaken (a failed charge out left every model in it so) and could make no Advance or March "
              f"move this Movement phase; the join stops it all the same [t9a.join.unit-stops, {SHAKEN_RULE}]",
