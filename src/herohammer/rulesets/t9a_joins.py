@@ -27,7 +27,7 @@ from .t9a_units import (advance_rate, BUSY, fly_rates, formation_of, lent_by, ma
                         rallied, RALLY_RULE, why_moved)
 from .t9a_moves import APART, detach, left_apart, path_problem, spacing_problem, SPACING_RULE, table_edge_problem
 from .t9a_discipline import (BATTLE_STANDARD, discipline_test, GENERAL_RULE_ID, MARCH_RULE, march_test_enemies,
-                             shaken_refusal)
+                             SHAKEN_RULE, shaken_refusal)
 
 if TYPE_CHECKING:
     from ..actions import Charge, Join, Leave
@@ -169,6 +169,33 @@ def _moved_apart_note(host: Unit, marched: bool) -> str:
     done = "marched" if host.has(Status.MARCHED) else "moved"
     return (f"{own}; {host.id} {done} this turn on its own move before he joined it, and counts as having {done} "
             "[t9a.join.moved-separately]")
+
+
+STOPS_NOTE = "the unit cannot move again this Movement phase [t9a.join.unit-stops]"
+
+
+@implements("t9a.join.unit-stops", SHAKEN_RULE, "t9a.charge-out.failure")
+def _stops_said(state: GameState, ch: Unit, host: Unit) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Say, in a ruling on a join, that the unit joined moves no more this phase, and the rules beyond the clause.
+
+    Judge round 67: a unit Shaken by its character's failed charge out (t9a.charge-out.failure), which has not moved,
+    could make no Advance or March move at all (published.t9a-shaken): it was told it "cannot move again".  And the
+    joiner is not Shaken: the failed charge Shakes the models then in the unit (2022 text, Charging out of a Unit: "all
+    models in the Combined Unit are Shaken until the end of the Player Turn"), and a join is not among what makes a
+    model Shaken (Shaken page); the unit stays Shaken, so it does not shoot, him with it (round 57)."""
+    # read on every join legal_actions offers: one loop over the status sets, Shaken first (round 67, bench)
+    for u in state.combined(host.id):
+        if Status.SHAKEN in u.status:
+            break
+    else:
+        return (STOPS_NOTE,), ()
+    if not host.status.isdisjoint(MOVED):
+        return (STOPS_NOTE,), ()
+    return ((f"{host.id} is Shaken (a failed charge out left every model in it so) and could make no Advance or March "
+             f"move this Movement phase; the join stops it all the same [t9a.join.unit-stops, {SHAKEN_RULE}]",
+             f"{ch.id} is not Shaken: a failed charge out Shakes the models in the unit then, not one who joins it "
+             f"after; {host.id} stays a Shaken unit and does not shoot, {ch.id} with it [{SHAKEN_RULE}]"),
+            (SHAKEN_RULE, "t9a.charge-out.failure"))
 
 
 def _refuse(reason: str, *rules: str) -> IllegalActionError:
@@ -318,6 +345,7 @@ class JoinRules(Ruleset):
         test = self.march_test_note(plan.start or state, plan.character) if marched else ""
         gone = _no_longer(plan)
         out = f"leaves {plan.left} and " if plan.left else ""
+        stops, shaken = _stops_said(plan.start or state, plan.character, plan.host)
         return Ruling.allow(
             f"{plan.character.id} {out}joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
@@ -327,8 +355,7 @@ class JoinRules(Ruleset):
             *((FLY_RULE,) if action.fly else ()),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
             *((MARCH_RULE, "core.test.leadership") if test else ()), *((RALLY_RULE,) if rallied(plan.host) else ()),
-            notes=(*((test,) if test else ()), note,
-                   "the unit cannot move again this Movement phase [t9a.join.unit-stops]", *((gone,) if gone else ()),
+            *shaken, notes=(*((test,) if test else ()), note, *stops, *((gone,) if gone else ()),
                    *((f"{plan.left} does not count as having moved [t9a.leave.unit-not-moved]",) if plan.left else ())))
 
     def plan_join(self, state: GameState, action: Join) -> JoinPlan:
@@ -347,7 +374,8 @@ class JoinRules(Ruleset):
         key = (type(self), "join basis", character, unit)
         return state.remember(key, lambda: self._work_out_join_basis(state, character, unit))
 
-    @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position")
+    @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position",
+                "published.t9a-move")
     def _work_out_join_basis(self, state: GameState, character: str, unit: str) -> _JoinBasis | IllegalActionError:
         """Refuse a join whatever its file (as the refusal, not raised: it is remembered), or say what every file shares."""
         try:
@@ -393,8 +421,12 @@ class JoinRules(Ruleset):
         if ch.has(Status.CHARGED):
             return _charged_refusal(ch)
         if any(ch.has(s) for s in MOVED):
-            said, rally = why_moved(ch, f"{ch.id} has already moved this turn")
-            return _refuse(said, "t9a.join.move", *rally)
+            # round 67: his move of the phase is spent, a leave out of a unit too (no leave and rejoin in one phase,
+            # 2022 text); one move a Movement phase is published.t9a-move's, which the refusal did not cite
+            said, rally = why_moved(ch, f"{ch.id} has already moved this turn: a join is its Advance or March move, "
+                                    "and it has made its one move of the phase (its own, or a leave out of a unit: "
+                                    "it does not leave a unit and join one again in the same phase)")
+            return _refuse(said, "t9a.join.move", *(rally or ("published.t9a-move",)))
         f = formation_of(host)
         if f is None:
             return _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
@@ -556,12 +588,14 @@ class JoinRules(Ruleset):
         host = replace(plan.host, formation=plan.formation).with_status(Status.HALTED)
         new = arrange(state.replace_units(ch, host), host.id)
         out = f"leaves {plan.left} and " if plan.left else ""
+        _, shaken = _stops_said(state, plan.character, plan.host)
+        stops = (f"{host.id}, Shaken, could not move this phase and moves no more; {ch.id} is not Shaken" if shaken
+                 else f"{host.id} cannot move again this phase")
         msg = (f"{ch.id} {out}joins {host.id} in the first rank ({'marched' if marched else 'moved'} "
-               f"{plan.moved:.2f}\"); {host.id} cannot move again this phase"
-               + (f"; {plan.left} has not moved" if plan.left else ""))
+               f"{plan.moved:.2f}\"); {stops}" + (f"; {plan.left} has not moved" if plan.left else ""))
         gone = _no_longer(plan)
         return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
-            "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
+            "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately", *shaken,
             *(("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved") if plan.left else ()),
             *_rank_choice_rules(plan), *_character_unit_rules(plan),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]

@@ -316,6 +316,23 @@ def _conclave_gone(state: GameState, unit: Unit, spell: str) -> Ruling | None:
                          f"unit casts {spell} no more ({own})", CONCLAVE, "t9a.combined.last-survivor", MAGIC)
 
 
+@implements(CONCLAVE, "t9a.join.part-of-unit")
+def _conclaves_not_his(state: GameState, unit: Unit, spell: str) -> Ruling | None:
+    """Refuse a Wizard Conclave's spell asked of a character joined to it: its champion chose it "instead of selecting
+    spells the normal way" (t9a.spell.wizard-conclave), the unit casts it, and the character, part of the unit
+    (t9a.join.part-of-unit), casts only the spells he selected (judge round 67: he was told only that he did not know
+    it, citing published.t9a-magic).  None when that is not why the spell is not his."""
+    if not unit.joined or not state.has_unit(unit.joined):
+        return None
+    host = state.unit(unit.joined)
+    if not has_conclave(host) or spell not in host.spells:
+        return None
+    own = ", ".join(unit.spells) or "no spell"
+    return Ruling.forbid(f"{unit.id} does not know {spell}: it is {host.id}'s, chosen by its champion, its Master "
+                         f"Wizard, and {host.id} casts it; {unit.id}, part of the unit, casts only the spells he "
+                         f"selected ({own})", CONCLAVE, MAGIC, "t9a.join.part-of-unit")
+
+
 @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.combined.last-survivor")
 def target_rules(state: GameState, target: Unit) -> tuple[str, ...]:
     """Return the character rules a spell's target is hit under, as a shot's target is (judge round 37: a spell cited
@@ -389,6 +406,9 @@ class MagicPhase(Ruleset):
         spell = find_spell(action.spell)
         if spell is not None and spell.name not in unit.spells and (gone := _conclave_gone(state, unit, spell.name)):
             return gone
+        if spell is not None and spell.name not in unit.spells and (hosts := _conclaves_not_his(state, unit,
+                                                                                                 spell.name)):
+            return hosts
         if spell is None or spell.name not in unit.spells:
             return Ruling.forbid(f"{unit.id} does not know {action.spell} (it knows: {', '.join(unit.spells) or 'none'})",
                                  MAGIC, *((CONCLAVE,) if has_conclave(unit) else ()))
