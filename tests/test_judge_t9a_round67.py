@@ -68,10 +68,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from _cli import printed
 from _t9a import HERO, offered, play_to, refused, reloading_game, saved_and_loaded, scenario
+from test_judge_t9a_round57 import _two_heroes  # the elves' Charge phase: Spearmen and their Hero, a lone Mage
+from test_judge_t9a_round66 import _conclave_and_mage  # the whole turn with a Mage 6" behind the Wizard Conclave
 from herohammer.dice import ScriptedDice
 
 MAGIC = "published.t9a-magic"
@@ -89,19 +90,6 @@ def _statuses(g: Any, unit: str) -> set[str]:
 
 
 # -- 1. the Conclave's Flame Cage asked of the Mage joined to it: refused by the Conclave clause ------------------------
-def _conclave_and_mage(joined: bool = True) -> dict[str, Any]:
-    """The whole-turn example in its Magic phase: an elf Mage (a Wizard Adept knowing Lightning Bolt and Fireball) in
-    the first rank of the Wizard Conclave (Fireball and Flame Cage, chosen by its champion), or 6" behind it."""
-    data = yaml.safe_load((Path(__file__).resolve().parents[1] / "examples" / "t9a_whole_turn.yaml").read_text())
-    del data["plan"]
-    data["phase"] = "movement"
-    data["sides"]["highborn"].append({"id": "mage", "character": "independent", "rules": ["Wizard Adept"],
-                                      "spells": ["Lightning Bolt", "Fireball"],
-                                      "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [44, 14],
-                                                  "weapons": ["bow"]}]})
-    return data
-
-
 @pytest.mark.rule(CONCLAVE, MAGIC, PART)
 def test_the_conclaves_flame_cage_asked_of_the_mage_joined_to_it_is_refused_by_the_conclave_clause(
         tmp_path: Path) -> None:
@@ -183,17 +171,6 @@ def test_a_hero_who_left_his_spearmen_is_refused_a_join_citing_the_one_move_rule
 
 
 # -- 3. the Mage joins Spearmen left Shaken by their Hero's failed charge out ------------------------------------------
-def _two_heroes() -> dict[str, Any]:
-    """Round 57's: the elves' Charge phase, ten Spearmen with bows and their Hero (a bow), the orcs 12" ahead, a lone
-    Mage with a bow behind their right."""
-    data = scenario(n=10, orcs=5, phase="charge", active="elves", enemy_y=32, hero_weapons=["bow"])
-    for m in data["sides"]["elves"][0]["models"]:
-        m["weapons"] = ["bow"]
-    data["sides"]["elves"].append({"id": "mage", "character": "independent", "models": [
-        {"name": "Mage", "profile": HERO, "base": [20, 20], "weapons": ["bow"], "at": [38, 13]}]})
-    return data
-
-
 @pytest.mark.rule(SHAKEN, STOPS, FAILURE, JOIN, "t9a.join.forbidden")
 def test_a_mage_joining_spearmen_shaken_by_their_heros_failed_charge_is_told_they_could_not_move_and_he_is_not_shaken(
         ) -> None:
